@@ -1,0 +1,108 @@
+"""The `zehn` command as a user runs it: output, JSON, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from zehn.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, main
+from zehn.config import Settings
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+    monkeypatch.setenv("ZEHN_HOME", str(settings.home))
+    monkeypatch.delenv("FALKORDB_URL", raising=False)
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_ingest_json_report_and_graph_listing(
+    env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nThe indexer feeds search-api.\n", "utf-8")
+    (tmp_path / "bad.md").write_bytes(b"\xff\xfe\xfa")
+    assert main(["ingest", str(tmp_path), "--graph", graph_name, "--json"]) == EXIT_OK
+    report = json.loads(capsys.readouterr().out)
+    assert report["documents_by_type"] == {"text": 1}
+    assert report["sentences"] == 2
+    assert [Path(s["path"]).name for s in report["skipped"]] == ["bad.md"]
+
+    assert main(["graphs", "--json"]) == EXIT_OK
+    graphs = {g["name"]: g for g in json.loads(capsys.readouterr().out)}
+    assert graphs[graph_name]["nodes"] == {"Document": 1, "Chunk": 1, "Sentence": 2}
+
+
+def test_ingest_text_summary_names_skipped_files(
+    env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nok.\n", "utf-8")
+    (tmp_path / "empty.txt").write_text("  \n", "utf-8")
+    assert main(["ingest", str(tmp_path), "--graph", graph_name, "--no-progress"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "1 documents from 2 files (1 text)" in out
+    assert "empty.txt" in out and "skipped 1 files" in out
+
+
+def test_a_corpus_with_nothing_usable_exits_1_without_traceback(
+    env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "x.bin").write_bytes(b"\x00\x01\x02")
+    assert main(["ingest", str(tmp_path), "--graph", graph_name, "--no-progress"]) == EXIT_ERROR
+    captured = capsys.readouterr()
+    assert "nothing could be ingested" in captured.err
+    assert "Traceback" not in captured.err + captured.out
+
+
+def test_missing_path_is_a_clear_error(
+    env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope"
+    assert main(["ingest", str(missing), "--graph", graph_name]) == EXIT_ERROR
+    assert f"{missing}: no such file or directory" in capsys.readouterr().err
+
+
+def test_health_json_when_up_and_when_down(
+    env: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["health", "--json"]) == EXIT_OK
+    up = json.loads(capsys.readouterr().out)
+    assert up["reachable"] is True and up["versions"]["falkordb"]
+    monkeypatch.setenv("FALKORDB_URL", f"redis://127.0.0.1:{_closed_port()}")
+    assert main(["health", "--json"]) == EXIT_ERROR
+    down = json.loads(capsys.readouterr().out)
+    assert down["reachable"] is False and "GraphUnavailable" in down["error"]
+
+
+def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["ingest"])
+    assert caught.value.code == EXIT_USAGE
+    assert main([]) == EXIT_USAGE
+
+
+def test_bad_setting_is_reported_by_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("ZEHN_QUERY_TIMEOUT_MS", "soon")
+    assert main(["health"]) == EXIT_ERROR
+    assert "ZEHN_QUERY_TIMEOUT_MS" in capsys.readouterr().err
+
+
+def test_graph_copy_and_delete_commands(
+    env: None, graph_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["graph", "create", graph_name]) == EXIT_OK
+    assert main(["graph", "copy", graph_name, f"{graph_name}_b"]) == EXIT_OK
+    assert main(["graph", "delete", graph_name]) == EXIT_OK
+    assert main(["graph", "delete", graph_name]) == EXIT_ERROR
+    assert "does not exist" in capsys.readouterr().err

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zehn.corpus.model import parse_sentence_id, sentence_id
+from zehn.corpus.split import chunk_sentences, split_sentences
+
+
+def texts(doc: str) -> list[str]:
+    return [s.text for s in split_sentences("doc/x", doc)]
+
+
+def test_paragraph_wraps_are_soft_and_blank_lines_hard() -> None:
+    doc = "The indexer feeds\nsearch-api. It is fast.\n\nNew paragraph without stop"
+    assert texts(doc) == [
+        "The indexer feeds\nsearch-api.",
+        "It is fast.",
+        "New paragraph without stop",
+    ]
+
+
+def test_abbreviations_versions_and_initials_do_not_end_sentences() -> None:
+    doc = "Use v2.1 of origin-mapper, e.g. the blue build. J. Doe agreed. Then we ship."
+    assert texts(doc) == [
+        "Use v2.1 of origin-mapper, e.g. the blue build.",
+        "J. Doe agreed.",
+        "Then we ship.",
+    ]
+
+
+def test_list_items_headings_and_tables_are_blocks_without_their_markers() -> None:
+    doc = "# Design\n- billing depends on ledger-v2\n- second item\n1. third\n| a | b |\n|---|---|\n"
+    assert texts(doc) == ["Design", "billing depends on ledger-v2", "second item", "third", "a | b"]
+
+
+def test_questions_and_exclamations_end_sentences() -> None:
+    assert texts("Does query-planner call indexer? Nobody knows! Ok.") == [
+        "Does query-planner call indexer?",
+        "Nobody knows!",
+        "Ok.",
+    ]
+
+
+def test_chinese_terminators_need_no_space() -> None:
+    doc = "origin-mapper 依赖 indexer 的 v2 索引。我们计划迁移！“好的。”然后呢"
+    assert texts(doc) == [
+        "origin-mapper 依赖 indexer 的 v2 索引。",
+        "我们计划迁移！",
+        "“好的。”",
+        "然后呢",
+    ]
+
+
+def test_run_on_text_is_capped() -> None:
+    doc = "word " * 1000
+    sentences = split_sentences("doc/x", doc, max_chars=200)
+    assert len(sentences) > 5
+    assert all(len(s.text) <= 200 for s in sentences)
+
+
+def test_sentence_ids_round_trip() -> None:
+    assert sentence_id("confluence/indexer-design", 812, 901) == "confluence/indexer-design#812-901"
+    assert parse_sentence_id("pr/search-api-12#3-40") == ("pr/search-api-12", 3, 40)
+
+
+def test_chunks_cover_sentences_in_order() -> None:
+    doc = " ".join(f"Sentence number {i} is here." for i in range(50))
+    sentences = split_sentences("doc/x", doc)
+    chunks, stamped = chunk_sentences("doc/x", sentences, max_chars=120)
+    assert len(chunks) > 5
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+    for s in stamped:
+        chunk = chunks[s.chunk_ordinal]
+        assert chunk.start <= s.start and s.end <= chunk.end
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=400))
+def test_every_sentence_is_an_exact_slice(doc: str) -> None:
+    previous_end = 0
+    for s in split_sentences("doc/x", doc):
+        assert doc[s.start : s.end] == s.text
+        assert s.text == s.text.strip()
+        assert s.start >= previous_end
+        previous_end = s.end

@@ -1,0 +1,212 @@
+"""The ``zehn`` command. Exit codes: 0 success, 1 error, 2 bad usage.
+
+Expected failures (server down, bad input, unknown graph) print one clear
+line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from zehn.config import Settings
+from zehn.corpus.ingest import IngestReport, ingest_path
+from zehn.errors import ZehnError
+from zehn.store.client import GraphClient
+from zehn.store.health import Health, check_health
+from zehn.store.server import ManagedServer
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+SAMPLE_SOURCES = Path(__file__).resolve().parent.parent / "data" / "sample" / "sources"
+SAMPLE_GRAPH = "sample"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        settings = Settings.from_env()
+        return int(args.handler(args, settings))
+    except ZehnError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="zehn", description="Citation-first GraphRAG workbench")
+    sub = parser.add_subparsers(dest="command")
+
+    demo = sub.add_parser("demo", help="ingest the sample corpus and print health")
+    demo.add_argument("--json", action="store_true")
+    demo.set_defaults(handler=_demo)
+
+    ingest = sub.add_parser("ingest", help="ingest a file or directory into a named graph")
+    ingest.add_argument("path", type=Path)
+    ingest.add_argument("--graph", required=True, help="name of the graph to write")
+    ingest.add_argument("--json", action="store_true", help="print the report as JSON")
+    ingest.add_argument("--no-progress", action="store_true")
+    ingest.set_defaults(handler=_ingest)
+
+    graphs = sub.add_parser("graphs", help="list named graphs with counts")
+    graphs.add_argument("--json", action="store_true")
+    graphs.set_defaults(handler=_graphs)
+
+    graph = sub.add_parser("graph", help="create, copy or delete a named graph")
+    graph_sub = graph.add_subparsers(dest="action", required=True)
+    create = graph_sub.add_parser("create")
+    create.add_argument("name")
+    copy = graph_sub.add_parser("copy")
+    copy.add_argument("source")
+    copy.add_argument("target")
+    delete = graph_sub.add_parser("delete")
+    delete.add_argument("name")
+    graph.set_defaults(handler=_graph)
+
+    health = sub.add_parser("health", help="server reachability, version, per-graph counts")
+    health.add_argument("--json", action="store_true")
+    health.set_defaults(handler=_health)
+
+    server = sub.add_parser("server", help="the managed local FalkorDB server")
+    server.add_argument("action", choices=["start", "stop", "status"])
+    server.set_defaults(handler=_server)
+    return parser
+
+
+def _ingest(args: argparse.Namespace, settings: Settings) -> int:
+    report = _run_ingest(settings, args.path, args.graph, progress=not (args.json or args.no_progress))
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        _print_report(report)
+    if report.failed_completely:
+        print(f"error: nothing could be ingested from {args.path}", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    if not SAMPLE_SOURCES.is_dir():
+        print(f"error: sample corpus not found at {SAMPLE_SOURCES}", file=sys.stderr)
+        return EXIT_ERROR
+    report = _run_ingest(settings, SAMPLE_SOURCES, SAMPLE_GRAPH, progress=not args.json)
+    health = check_health(settings)
+    if args.json:
+        _print_json({"ingest": report.to_dict(), "health": health.to_dict()})
+    else:
+        _print_report(report)
+        print()
+        _print_health(health)
+    return EXIT_OK if health.reachable and not report.failed_completely else EXIT_ERROR
+
+
+def _run_ingest(settings: Settings, path: Path, graph: str, *, progress: bool) -> IngestReport:
+    client = GraphClient.connect(settings)
+    factory = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        def factory(total: int) -> Any:
+            return tqdm(total=total, unit="file", desc=f"ingest → {graph}", file=sys.stderr)
+
+    return ingest_path(client, graph, path, progress=factory)
+
+
+def _graphs(args: argparse.Namespace, settings: Settings) -> int:
+    health = check_health(settings)
+    if not health.reachable:
+        print(f"error: {health.error}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.json:
+        _print_json([g.to_dict() for g in health.graphs])
+    elif not health.graphs:
+        print("no graphs yet: run `zehn ingest PATH --graph NAME`")
+    else:
+        print(health.to_frame().to_string(index=False))
+    return EXIT_OK
+
+
+def _graph(args: argparse.Namespace, settings: Settings) -> int:
+    client = GraphClient.connect(settings)
+    if args.action == "create":
+        client.create_graph(args.name)
+        print(f"created graph {args.name}")
+    elif args.action == "copy":
+        client.copy_graph(args.source, args.target)
+        print(f"copied graph {args.source} to {args.target}")
+    else:
+        client.delete_graph(args.name)
+        print(f"deleted graph {args.name}")
+    return EXIT_OK
+
+
+def _health(args: argparse.Namespace, settings: Settings) -> int:
+    health = check_health(settings)
+    if args.json:
+        _print_json(health.to_dict())
+    else:
+        _print_health(health)
+    return EXIT_OK if health.reachable else EXIT_ERROR
+
+
+def _server(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.falkordb_url:
+        print("FALKORDB_URL is set: the server is not managed by zehn", file=sys.stderr)
+        return EXIT_USAGE
+    server = ManagedServer(settings.home)
+    if args.action == "start":
+        info = server.ensure()
+        print(f"FalkorDB running at {info.url} (pid {info.pid}, data in {info.data_dir})")
+    elif args.action == "stop":
+        print("stopped (data saved)" if server.stop() else "no server was running")
+    else:
+        status = server.status()
+        if status is None:
+            print("not running")
+            return EXIT_ERROR
+        print(f"running at {status.url} (pid {status.pid}, data in {status.data_dir})")
+    return EXIT_OK
+
+
+def _print_report(report: IngestReport) -> None:
+    types = ", ".join(f"{n} {t}" for t, n in report.documents_by_type.items()) or "none"
+    print(f"graph {report.graph}: {report.documents} documents from {report.files} files ({types})")
+    print(
+        f"  {report.written} written, {report.unchanged} unchanged; "
+        f"{report.sentences} sentences in {report.chunks} chunks; {report.elapsed_s:.2f} s"
+    )
+    if report.skipped:
+        print(f"  skipped {len(report.skipped)} files:")
+        for skipped in report.skipped:
+            print(f"    {skipped.path}: {skipped.reason}")
+
+
+def _print_health(health: Health) -> None:
+    if not health.reachable:
+        print(f"FalkorDB: UNREACHABLE at {health.location}\n  {health.error}")
+        return
+    versions = ", ".join(f"{k} {v}" for k, v in health.versions.items())
+    print(f"FalkorDB: reachable at {health.location} ({versions})")
+    if health.graphs:
+        print(health.to_frame().to_string(index=False))
+    else:
+        print("no graphs yet")
+
+
+def _print_json(payload: Any) -> None:
+    print(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Settings: every environment variable the workbench reads, read once.
+
+Everything else takes a ``Settings`` as a parameter, so tests and notebooks
+can build their own without touching the process environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from zehn.errors import ConfigError
+
+DEFAULT_HOME = Path("~/.local/share/zehn")
+DEFAULT_POLICY = "production"
+DEFAULT_MODEL = "offline"
+DEFAULT_QUERY_TIMEOUT_MS = 10_000
+DEFAULT_GRAPH = "sample__rules"
+MODELS = ("offline", "openai")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Immutable configuration; build with :meth:`from_env` or directly."""
+
+    home: Path = DEFAULT_HOME.expanduser()
+    falkordb_url: str | None = None
+    graph: str = DEFAULT_GRAPH
+    policy: str = DEFAULT_POLICY
+    model: str = DEFAULT_MODEL
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    openai_model: str | None = None
+    query_timeout_ms: int = DEFAULT_QUERY_TIMEOUT_MS
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ConfigError("ZEHN_MODEL", f"must be one of {', '.join(MODELS)}, not {self.model!r}")
+        if self.query_timeout_ms <= 0:
+            raise ConfigError("ZEHN_QUERY_TIMEOUT_MS", "must be a positive number of milliseconds")
+        if self.falkordb_url is not None and not self.falkordb_url.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ConfigError("FALKORDB_URL", f"must start with redis://, not {self.falkordb_url!r}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read ``ZEHN_*``, ``FALKORDB_URL`` and ``OPENAI_*`` variables."""
+        env = os.environ if environ is None else environ
+        timeout_text = env.get("ZEHN_QUERY_TIMEOUT_MS", str(DEFAULT_QUERY_TIMEOUT_MS))
+        try:
+            timeout_ms = int(timeout_text)
+        except ValueError as e:
+            raise ConfigError("ZEHN_QUERY_TIMEOUT_MS", f"not an integer: {timeout_text!r}") from e
+        return cls(
+            home=Path(env.get("ZEHN_HOME") or DEFAULT_HOME).expanduser(),
+            falkordb_url=env.get("FALKORDB_URL") or None,
+            graph=env.get("ZEHN_GRAPH") or DEFAULT_GRAPH,
+            policy=env.get("ZEHN_POLICY") or DEFAULT_POLICY,
+            model=env.get("ZEHN_MODEL") or DEFAULT_MODEL,
+            openai_base_url=env.get("OPENAI_BASE_URL") or None,
+            openai_api_key=env.get("OPENAI_API_KEY") or None,
+            openai_model=env.get("ZEHN_OPENAI_MODEL") or None,
+            query_timeout_ms=timeout_ms,
+        )
+
+    def with_changes(self, **changes: object) -> Settings:
+        """A copy with some fields replaced (the value object stays immutable)."""
+        return replace(self, **changes)  # type: ignore[arg-type]

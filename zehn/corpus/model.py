@@ -1,0 +1,120 @@
+"""Documents, chunks and sentences: the provenance every answer cites.
+
+Invariant: ``sentence.text == document.text[sentence.start:sentence.end]``.
+Sentence IDs are stable and readable (``<doc id>#<start>-<end>``) so that a
+citation can be checked by eye against its source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from types import MappingProxyType
+
+
+class SourceType(StrEnum):
+    """Where a document came from; drives display and staleness rules."""
+
+    CONFLUENCE = "confluence"
+    PULL_REQUEST = "pull_request"
+    MEETING = "meeting"
+    EMAIL = "email"
+    TICKET = "ticket"
+    TEXT = "text"
+
+
+_SLUG_STRIP = re.compile(r"[^a-z0-9]+")
+DOC_ID_PATTERN = re.compile(r"^[a-z_]+/[A-Za-z0-9._/-]+$")
+
+
+def slugify(text: str, max_length: int = 60) -> str:
+    """Lower-case ASCII slug for readable IDs ("Indexer Design v2" -> "indexer-design-v2")."""
+    slug = _SLUG_STRIP.sub("-", text.lower()).strip("-")
+    return slug[:max_length].rstrip("-") or "untitled"
+
+
+def _frozen(mapping: Mapping[str, str] | None) -> Mapping[str, str]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document as plain text plus the metadata users filter by.
+
+    ``attrs`` holds source-specific extras (ticket status, resolution date,
+    PR number, Message-ID) as strings.
+    """
+
+    id: str
+    source_type: SourceType
+    title: str
+    text: str
+    uri: str = ""
+    author: str = ""
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    attrs: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not DOC_ID_PATTERN.match(self.id):
+            raise ValueError(f"document id {self.id!r} must look like 'type/slug'")
+        object.__setattr__(self, "attrs", _frozen(self.attrs))
+
+    @property
+    def text_sha(self) -> str:
+        """SHA-256 of the text: re-ingest skips a document whose text is unchanged."""
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @property
+    def date(self) -> datetime | None:
+        """The date a reader would quote: last update, else creation."""
+        return self.updated_at or self.created_at
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A verbatim span of a document; the unit of citation."""
+
+    doc_id: str
+    text: str
+    start: int
+    end: int
+    chunk_ordinal: int = 0
+
+    @property
+    def id(self) -> str:
+        return sentence_id(self.doc_id, self.start, self.end)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A run of consecutive sentences (a paragraph or a bounded window)."""
+
+    doc_id: str
+    ordinal: int
+    start: int
+    end: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc_id}#chunk-{self.ordinal}"
+
+
+def sentence_id(doc_id: str, start: int, end: int) -> str:
+    """``confluence/indexer-design#812-901``: document id plus character span."""
+    return f"{doc_id}#{start}-{end}"
+
+
+_SENTENCE_ID = re.compile(r"^(?P<doc>.+)#(?P<start>\d+)-(?P<end>\d+)$")
+
+
+def parse_sentence_id(value: str) -> tuple[str, int, int]:
+    """Inverse of :func:`sentence_id`; raises ``ValueError`` on anything else."""
+    match = _SENTENCE_ID.match(value)
+    if not match:
+        raise ValueError(f"not a sentence id: {value!r}")
+    return match["doc"], int(match["start"]), int(match["end"])

@@ -1,0 +1,175 @@
+"""Sentence splitting with exact character spans.
+
+Every sentence is a slice of the document text, never a rewrite: the spans are
+what citations point at. Blank lines, list items, headings, table rows and
+fenced code lines are hard boundaries; a single line break inside a paragraph
+is not (Markdown wraps lines). Chinese terminators (。！？；) end a sentence
+without needing a following space.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from zehn.corpus.model import Chunk, Sentence
+
+DEFAULT_MAX_SENTENCE_CHARS = 1000
+DEFAULT_CHUNK_CHARS = 1200
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LEADING_MARKER = re.compile(r"(?:\s*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>+|\|)\s*)+")
+_HAS_WORD = re.compile(r"\w")
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf approx dept est fig inc ltd mr mrs ms dr jr sr st no nr resp".split()
+)
+_CJK_TERMINATORS = "。！？；"
+_LATIN_TERMINATORS = ".!?"
+_CLOSERS = "\"'”’」』）)]"
+
+
+def split_sentences(
+    doc_id: str, text: str, *, max_chars: int = DEFAULT_MAX_SENTENCE_CHARS
+) -> list[Sentence]:
+    """Split ``text`` into sentences whose spans slice ``text`` exactly."""
+    sentences: list[Sentence] = []
+    for block_start, block_end in _blocks(text):
+        for start, end in _sentences_in(text, block_start, block_end):
+            for piece_start, piece_end in _cap_length(text, start, end, max_chars):
+                trimmed = _trim(text, piece_start, piece_end)
+                if trimmed is None:
+                    continue
+                s, e = trimmed
+                sentences.append(Sentence(doc_id=doc_id, text=text[s:e], start=s, end=e))
+    return sentences
+
+
+def chunk_sentences(
+    doc_id: str, sentences: list[Sentence], *, max_chars: int = DEFAULT_CHUNK_CHARS
+) -> tuple[list[Chunk], list[Sentence]]:
+    """Group consecutive sentences into chunks of at most ``max_chars`` (one sentence minimum).
+
+    Returns the chunks and the sentences re-stamped with their chunk ordinal.
+    """
+    chunks: list[Chunk] = []
+    stamped: list[Sentence] = []
+    first: Sentence | None = None
+    last: Sentence | None = None
+    for sentence in sentences:
+        if first is not None and last is not None and sentence.end - first.start > max_chars:
+            chunks.append(Chunk(doc_id, len(chunks), first.start, last.end))
+            first = None
+        if first is None:
+            first = sentence
+        last = sentence
+        stamped.append(
+            Sentence(sentence.doc_id, sentence.text, sentence.start, sentence.end, len(chunks))
+        )
+    if first is not None and last is not None:
+        chunks.append(Chunk(doc_id, len(chunks), first.start, last.end))
+    return chunks, stamped
+
+
+def _blocks(text: str) -> Iterator[tuple[int, int]]:
+    """Yield (start, end) of paragraphs and other hard-bounded blocks."""
+    block_start: int | None = None
+    in_fence = False
+    position = 0
+    for line in text.splitlines(keepends=True):
+        line_start, position = position, position + len(line)
+        stripped = line.strip()
+        is_fence = bool(_FENCE.match(line))
+        hard = not stripped or in_fence or is_fence or bool(_BLOCK_START.match(line))
+        if is_fence:
+            in_fence = not in_fence
+        if hard and block_start is not None:
+            yield block_start, line_start
+            block_start = None
+        if not stripped:
+            continue
+        if hard:
+            yield line_start, position
+        elif block_start is None:
+            block_start = line_start
+    if block_start is not None:
+        yield block_start, len(text)
+
+
+def _sentences_in(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    sentence_start = start
+    i = start
+    while i < end:
+        char = text[i]
+        if char in _CJK_TERMINATORS:
+            stop = _skip_closers(text, i + 1, end)
+            yield sentence_start, stop
+            sentence_start = i = stop
+            continue
+        if char in _LATIN_TERMINATORS and _ends_latin_sentence(text, i, end):
+            stop = _skip_closers(text, i + 1, end)
+            yield sentence_start, stop
+            sentence_start = i = stop
+            continue
+        i += 1
+    if sentence_start < end:
+        yield sentence_start, end
+
+
+def _skip_closers(text: str, i: int, end: int) -> int:
+    while i < end and (text[i] in _CLOSERS or text[i] in _LATIN_TERMINATORS):
+        i += 1
+    return i
+
+
+def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
+    """A '.', '!' or '?' ends a sentence when whitespace and a plausible start follow."""
+    after = _skip_closers(text, i + 1, end)
+    if after >= end:
+        return True
+    if not text[after].isspace():
+        return False
+    j = after
+    while j < end and text[j].isspace():
+        j += 1
+    if j >= end:
+        return True
+    following = text[j]
+    if not (following.isupper() or following.isdigit() or following in "\"'“‘([`*_"):
+        return False
+    if text[i] == ".":
+        word = re.search(r"([A-Za-z.]+)$", text[max(0, i - 12) : i])
+        if word and word.group(1).lower().strip(".") in _ABBREVIATIONS:
+            return False
+        if word and len(word.group(1)) == 1 and word.group(1).isupper():
+            return False  # an initial: "J. Smith"
+    return True
+
+
+def _cap_length(text: str, start: int, end: int, max_chars: int) -> Iterator[tuple[int, int]]:
+    """Cut pathological run-on spans (tables, minified text) at whitespace."""
+    while end - start > max_chars:
+        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+        if cut <= start:
+            cut = start + max_chars
+        yield start, cut
+        start = cut
+    yield start, end
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Drop surrounding whitespace and list/heading markers; None when nothing wordy is left."""
+    while start < end and text[start].isspace():
+        start += 1
+    marker = _LEADING_MARKER.match(text, start, end)
+    if marker and marker.end() > start:
+        start = marker.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    while end > start and text[end - 1] == "|":
+        end -= 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+    if start >= end or not _HAS_WORD.search(text, start, end):
+        return None
+    return start, end

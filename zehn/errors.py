@@ -1,0 +1,109 @@
+"""One root exception, ``ZehnError``, with families that carry structured data.
+
+Third-party errors (redis, openai, parsers) are translated into these at the
+boundary where they happen, re-raised ``from`` the original, so callers only
+ever catch ``ZehnError`` and its families.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class ZehnError(Exception):
+    """Root of every error the workbench raises on purpose."""
+
+
+class ConfigError(ZehnError):
+    """A setting (environment variable or argument) has an invalid value."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        self.setting = setting
+        self.reason = reason
+        super().__init__(f"{setting}: {reason}")
+
+
+# --- storage -----------------------------------------------------------------
+
+
+class StoreError(ZehnError):
+    """Anything that went wrong talking to FalkorDB."""
+
+
+class ServerStartError(StoreError):
+    """The managed FalkorDB server could not be started."""
+
+
+class GraphUnavailable(StoreError):
+    """The FalkorDB server cannot be reached (down, refused, connection lost)."""
+
+
+class QueryTimeout(StoreError):
+    """A query ran past its time limit; the result is unknown, not empty."""
+
+    def __init__(self, message: str, timeout_ms: int) -> None:
+        self.timeout_ms = timeout_ms
+        super().__init__(message)
+
+
+class QueryError(StoreError):
+    """FalkorDB rejected a query (syntax, type, write through a read-only call)."""
+
+
+class GraphNotFound(StoreError):
+    """A named graph does not exist."""
+
+    def __init__(self, graph: str) -> None:
+        self.graph = graph
+        super().__init__(f"graph {graph!r} does not exist")
+
+
+class GraphExists(StoreError):
+    """A named graph already exists where a new one was asked for."""
+
+    def __init__(self, graph: str) -> None:
+        self.graph = graph
+        super().__init__(f"graph {graph!r} already exists")
+
+
+class InvalidGraphName(StoreError):
+    """A graph name that is empty, too long or has characters we do not allow."""
+
+    def __init__(self, graph: str, reason: str) -> None:
+        self.graph = graph
+        super().__init__(f"invalid graph name {graph!r}: {reason}")
+
+
+# --- corpus ------------------------------------------------------------------
+
+
+class CorpusError(ZehnError):
+    """A source could not be turned into documents."""
+
+
+class SourceError(CorpusError):
+    """One source file is unreadable, malformed, empty or of an unknown type.
+
+    Carries the path and the reason so a report can name the input.
+    """
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+
+class UnsupportedSource(SourceError):
+    """No loader accepts this file."""
+
+
+class MalformedSource(SourceError):
+    """A loader recognised the format but the content is broken."""
+
+
+class EmptySource(SourceError):
+    """The file holds no text to ingest."""
+
+
+class EncodingError(SourceError):
+    """The file is not valid UTF-8 (or the charset it declares)."""

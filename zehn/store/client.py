@@ -1,0 +1,262 @@
+"""The one executor every FalkorDB call goes through.
+
+It sets a timeout on every query, uses ``GRAPH.RO_QUERY`` for reads, refuses
+parameter values the client's Cypher-header encoding cannot carry, and turns
+``redis`` errors into ``ZehnError`` families. That is what keeps "server
+down", "timed out" and "nothing found" three different outcomes.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+from falkordb import FalkorDB
+from falkordb.edge import Edge
+from falkordb.node import Node
+
+from zehn.config import Settings
+from zehn.errors import (
+    GraphExists,
+    GraphNotFound,
+    GraphUnavailable,
+    InvalidGraphName,
+    QueryError,
+    QueryTimeout,
+    StoreError,
+)
+from zehn.store.server import ManagedServer, ServerInfo
+
+GRAPH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+WRITE_TIMEOUT_MS = 120_000
+SOCKET_TIMEOUT_S = 300.0
+_TIMEOUT_MARKERS = ("timed out", "timeout")
+_EMPTY_KEY = "empty key"
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """Rows of plain Python values plus what the query cost and changed."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    elapsed_ms: float
+    stats: Mapping[str, float] = field(default_factory=dict)
+
+    def records(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+    def scalar(self) -> Any:
+        """The single value of a one-row, one-column result (None when empty)."""
+        return self.rows[0][0] if self.rows else None
+
+
+def validate_graph_name(name: str) -> str:
+    if not GRAPH_NAME.match(name or ""):
+        raise InvalidGraphName(name, "use letters, digits, '_', '.', '-' (at most 128)")
+    return name
+
+
+class GraphClient:
+    """A connection to one FalkorDB server: managed under ``ZEHN_HOME`` or ``FALKORDB_URL``."""
+
+    def __init__(self, db: FalkorDB, *, settings: Settings, server: ServerInfo | None) -> None:
+        self._db = db
+        self.settings = settings
+        self.server = server
+
+    @classmethod
+    def connect(cls, settings: Settings) -> GraphClient:
+        """Connect to ``FALKORDB_URL``, or start/reuse the managed local server."""
+        server: ServerInfo | None = None
+        with _translated("connect"):
+            if settings.falkordb_url:
+                db = FalkorDB.from_url(settings.falkordb_url, socket_timeout=SOCKET_TIMEOUT_S)
+            else:
+                server = ManagedServer(settings.home).ensure()
+                db = FalkorDB(host=server.host, port=server.port, socket_timeout=SOCKET_TIMEOUT_S)
+            db.connection.ping()
+        return cls(db, settings=settings, server=server)
+
+    @property
+    def location(self) -> str:
+        """Where the data lives, for health reports (password never shown)."""
+        if self.server is not None:
+            return f"{self.server.url} (managed, data in {self.server.data_dir})"
+        url = self.settings.falkordb_url or ""
+        return re.sub(r"//[^@/]*@", "//***@", url)
+
+    # --- queries ------------------------------------------------------------
+
+    def read(
+        self,
+        graph: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_ms: int | None = None,
+    ) -> QueryResult:
+        """Run a read-only query (``GRAPH.RO_QUERY``): a write inside it is refused by the server."""
+        return self._execute(graph, cypher, params, timeout_ms, read_only=True)
+
+    def write(
+        self,
+        graph: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        timeout_ms: int | None = WRITE_TIMEOUT_MS,
+    ) -> QueryResult:
+        """Run a write query; each call is atomic on the server."""
+        return self._execute(graph, cypher, params, timeout_ms, read_only=False)
+
+    def _execute(
+        self,
+        graph: str,
+        cypher: str,
+        params: Mapping[str, Any] | None,
+        timeout_ms: int | None,
+        *,
+        read_only: bool,
+    ) -> QueryResult:
+        validate_graph_name(graph)
+        safe_params = {key: _checked(value, key) for key, value in (params or {}).items()}
+        timeout = timeout_ms if timeout_ms is not None else self.settings.query_timeout_ms
+        handle = self._db.select_graph(graph)
+        started = time.perf_counter()
+        with _translated(f"query on graph {graph!r}", graph=graph, timeout_ms=timeout):
+            if read_only:
+                raw = handle.ro_query(cypher, safe_params or None, timeout=timeout)
+            else:
+                raw = handle.query(cypher, safe_params or None, timeout=timeout)
+        elapsed = (time.perf_counter() - started) * 1000
+        columns = tuple(str(h[1]) if isinstance(h, list | tuple) else str(h) for h in raw.header)
+        rows = tuple(tuple(_plain(v) for v in row) for row in raw.result_set)
+        return QueryResult(columns, rows, elapsed, _stats(raw))
+
+    # --- named graphs -----------------------------------------------------------
+
+    def list_graphs(self) -> list[str]:
+        with _translated("list graphs"):
+            return sorted(str(name) for name in self._db.list_graphs())
+
+    def graph_exists(self, graph: str) -> bool:
+        return validate_graph_name(graph) in self.list_graphs()
+
+    def create_graph(self, graph: str) -> None:
+        """Create an empty named graph (FalkorDB creates a graph on its first write)."""
+        if self.graph_exists(graph):
+            raise GraphExists(graph)
+        self.write(graph, "RETURN 1")
+
+    def copy_graph(self, source: str, target: str) -> None:
+        if not self.graph_exists(source):
+            raise GraphNotFound(source)
+        if self.graph_exists(validate_graph_name(target)):
+            raise GraphExists(target)
+        with _translated(f"copy graph {source!r}", graph=source):
+            self._db.select_graph(source).copy(target)
+
+    def delete_graph(self, graph: str) -> None:
+        if not self.graph_exists(graph):
+            raise GraphNotFound(graph)
+        with _translated(f"delete graph {graph!r}", graph=graph):
+            self._db.select_graph(graph).delete()
+
+    # --- server -------------------------------------------------------------
+
+    def server_versions(self) -> dict[str, str]:
+        """Redis and FalkorDB module versions as the server reports them."""
+        with _translated("read server info"):
+            info = self._db.connection.info("server")
+            modules = self._db.connection.execute_command("MODULE", "LIST")
+        versions = {"redis": str(info.get("redis_version", "?"))}
+        for module in modules:
+            entry = module if isinstance(module, dict) else dict(zip(module[::2], module[1::2]))
+            if entry.get("name") == "graph":
+                versions["falkordb"] = _module_version(int(entry.get("ver", 0)))
+        return versions
+
+    def close(self) -> None:
+        self._db.connection.close()
+
+
+def _module_version(encoded: int) -> str:
+    """FalkorDB reports 4.16.3 as 41603."""
+    return f"{encoded // 10000}.{encoded // 100 % 100}.{encoded % 100}"
+
+
+def _checked(value: Any, path: str) -> Any:
+    """Refuse values the CYPHER params header cannot carry (NUL, non-finite floats, odd keys)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise QueryError(f"parameter {path!r} contains a NUL character, which cannot be sent")
+        return value
+    if isinstance(value, bool) or value is None or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise QueryError(f"parameter {path!r} is not a finite number")
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str) or not key or "`" in key or "\x00" in key:
+                raise QueryError(f"parameter {path!r} has an unusable key {key!r}")
+            out[key] = _checked(item, f"{path}.{key}")
+        return out
+    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        return [_checked(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    raise QueryError(f"parameter {path!r} has unsupported type {type(value).__name__}")
+
+
+def _plain(value: Any) -> Any:
+    """Nodes and edges become dicts of their properties; lists recurse."""
+    if isinstance(value, Node):
+        return {**value.properties, "_labels": list(value.labels or [])}
+    if isinstance(value, Edge):
+        return {**value.properties, "_type": value.relation}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _stats(raw: Any) -> dict[str, float]:
+    names = ("nodes_created", "nodes_deleted", "relationships_created", "relationships_deleted")
+    return {name: float(getattr(raw, name, 0) or 0) for name in names}
+
+
+@contextmanager
+def _translated(
+    action: str, *, graph: str | None = None, timeout_ms: int | None = None
+) -> Iterator[None]:
+    """The boundary where redis errors become ZehnError families."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except redis.AuthenticationError as e:
+        raise GraphUnavailable(f"FalkorDB refused the credentials: {e}") from e
+    except redis.BusyLoadingError as e:
+        raise GraphUnavailable("FalkorDB is still loading its data; try again shortly") from e
+    except redis.TimeoutError as e:
+        raise QueryTimeout(f"{action}: no answer from FalkorDB in time", timeout_ms or 0) from e
+    except (redis.ConnectionError, ConnectionError, OSError) as e:
+        raise GraphUnavailable(f"cannot reach FalkorDB for {action}: {e}") from e
+    except redis.ResponseError as e:
+        message = str(e)
+        lowered = message.lower()
+        if any(marker in lowered for marker in _TIMEOUT_MARKERS):
+            raise QueryTimeout(
+                f"{action} timed out after {timeout_ms} ms", timeout_ms or 0
+            ) from e
+        if graph is not None and _EMPTY_KEY in lowered:
+            raise GraphNotFound(graph) from e
+        raise QueryError(f"{action} failed: {message}") from e
+    except redis.RedisError as e:
+        raise StoreError(f"{action} failed: {e}") from e

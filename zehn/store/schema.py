@@ -1,0 +1,48 @@
+"""Graph schema: labels, edge types and the indexes every corpus graph gets.
+
+See ARCHITECTURE §3. Semantic edges are all physically ``RELATES`` with the
+predicate in ``rel_type`` (as graphrag-sdk stores them).
+"""
+
+from __future__ import annotations
+
+from zehn.errors import QueryError
+from zehn.store.client import GraphClient
+
+DOCUMENT = "Document"
+CHUNK = "Chunk"
+SENTENCE = "Sentence"
+ENTITY = "Entity"
+PART_OF = "PART_OF"
+MENTIONED_IN = "MENTIONED_IN"
+RELATES = "RELATES"
+
+NODE_INDEXES: tuple[tuple[str, str], ...] = (
+    (DOCUMENT, "id"),
+    (CHUNK, "id"),
+    (CHUNK, "doc_id"),
+    (SENTENCE, "id"),
+    (SENTENCE, "doc_id"),
+    (ENTITY, "id"),
+    (ENTITY, "name"),
+)
+
+
+def ensure_schema(client: GraphClient, graph: str) -> None:
+    """Create the range indexes lookups rely on; existing ones are left alone."""
+    existing = _existing_indexes(client, graph)
+    for label, prop in NODE_INDEXES:
+        if (label, prop) in existing:
+            continue
+        try:
+            client.write(graph, f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+        except QueryError as e:
+            if "already indexed" not in str(e):
+                raise
+
+
+def _existing_indexes(client: GraphClient, graph: str) -> set[tuple[str, str]]:
+    if not client.graph_exists(graph):
+        return set()
+    result = client.read(graph, "CALL db.indexes() YIELD label, properties RETURN label, properties")
+    return {(str(label), str(prop)) for label, props in result.rows for prop in props or []}
