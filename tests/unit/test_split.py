@@ -30,7 +30,9 @@ def test_abbreviations_versions_and_initials_do_not_end_sentences() -> None:
 
 
 def test_list_items_headings_and_tables_are_blocks_without_their_markers() -> None:
-    doc = "# Design\n- billing depends on ledger-v2\n- second item\n1. third\n| a | b |\n|---|---|\n"
+    doc = (
+        "# Design\n- billing depends on ledger-v2\n- second item\n1. third\n| a | b |\n|---|---|\n"
+    )
     assert texts(doc) == ["Design", "billing depends on ledger-v2", "second item", "third", "a | b"]
 
 
