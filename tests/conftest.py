@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from collections.abc import Iterator
@@ -19,17 +20,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
-def zehn_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("zehn_home")
+def zehn_home() -> Path:
+    """The session's temporary ZEHN_HOME, set up by the root conftest.py."""
+    return Path(os.environ["ZEHN_HOME"])
 
 
 @pytest.fixture(scope="session")
-def falkordb_server(zehn_home: Path) -> Iterator[ServerInfo]:
-    """The managed server, started once on a free loopback port and saved on exit."""
-    server = ManagedServer(zehn_home)
-    info = server.ensure()
-    yield info
-    server.stop()
+def falkordb_server(zehn_home: Path) -> ServerInfo:
+    """The managed server on a free loopback port; the root conftest stops it (with a save)."""
+    return ManagedServer(zehn_home).ensure()
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from typing import Any
 
 from zehn.config import Settings
 from zehn.corpus.ingest import IngestReport, ingest_path
+from zehn.corpus.sample import SAMPLE_GRAPH, SAMPLE_SOURCES
 from zehn.errors import ZehnError
 from zehn.store.client import GraphClient
 from zehn.store.health import Health, check_health
@@ -23,8 +24,6 @@ from zehn.store.server import ManagedServer
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-SAMPLE_SOURCES = Path(__file__).resolve().parent.parent / "data" / "sample" / "sources"
-SAMPLE_GRAPH = "sample"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

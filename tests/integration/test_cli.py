@@ -39,7 +39,7 @@ def test_ingest_json_report_and_graph_listing(
 
     assert main(["graphs", "--json"]) == EXIT_OK
     graphs = {g["name"]: g for g in json.loads(capsys.readouterr().out)}
-    assert graphs[graph_name]["nodes"] == {"Document": 1, "Chunk": 1, "Sentence": 2}
+    assert graphs[graph_name]["nodes"] == {"Document": 1, "Chunk": 1, "Sentence": 2, "Entity": 0}
 
 
 def test_ingest_text_summary_names_skipped_files(
