@@ -84,7 +84,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    report = _run_ingest(settings, args.path, args.graph, progress=not (args.json or args.no_progress))
+    report = _run_ingest(
+        settings, args.path, args.graph, progress=not (args.json or args.no_progress)
+    )
     if args.json:
         _print_json(report.to_dict())
     else:
@@ -156,7 +158,7 @@ def _health(args: argparse.Namespace, settings: Settings) -> int:
         _print_json(health.to_dict())
     else:
         _print_health(health)
-    return EXIT_OK if health.reachable else EXIT_ERROR
+    return EXIT_OK if health.reachable and health.error is None else EXIT_ERROR
 
 
 def _server(args: argparse.Namespace, settings: Settings) -> int:
@@ -197,7 +199,9 @@ def _print_health(health: Health) -> None:
         return
     versions = ", ".join(f"{k} {v}" for k, v in health.versions.items())
     print(f"FalkorDB: reachable at {health.location} ({versions})")
-    if health.graphs:
+    if health.error:
+        print(f"  but: {health.error}")
+    elif health.graphs:
         print(health.to_frame().to_string(index=False))
     else:
         print("no graphs yet")

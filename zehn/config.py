@@ -14,6 +14,7 @@ from pathlib import Path
 from zehn.errors import ConfigError
 
 DEFAULT_HOME = Path("~/.local/share/zehn")
+_DEFAULT_HOME_EXPANDED = DEFAULT_HOME.expanduser()
 DEFAULT_POLICY = "production"
 DEFAULT_MODEL = "offline"
 DEFAULT_QUERY_TIMEOUT_MS = 10_000
@@ -25,7 +26,7 @@ MODELS = ("offline", "openai")
 class Settings:
     """Immutable configuration; build with :meth:`from_env` or directly."""
 
-    home: Path = DEFAULT_HOME.expanduser()
+    home: Path = _DEFAULT_HOME_EXPANDED
     falkordb_url: str | None = None
     graph: str = DEFAULT_GRAPH
     policy: str = DEFAULT_POLICY
@@ -37,13 +38,17 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
-            raise ConfigError("ZEHN_MODEL", f"must be one of {', '.join(MODELS)}, not {self.model!r}")
+            raise ConfigError(
+                "ZEHN_MODEL", f"must be one of {', '.join(MODELS)}, not {self.model!r}"
+            )
         if self.query_timeout_ms <= 0:
             raise ConfigError("ZEHN_QUERY_TIMEOUT_MS", "must be a positive number of milliseconds")
         if self.falkordb_url is not None and not self.falkordb_url.startswith(
             ("redis://", "rediss://", "unix://")
         ):
-            raise ConfigError("FALKORDB_URL", f"must start with redis://, not {self.falkordb_url!r}")
+            raise ConfigError(
+                "FALKORDB_URL", f"must start with redis://, not {self.falkordb_url!r}"
+            )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -25,7 +25,9 @@ def test_read_returns_rows_and_an_empty_result_is_just_empty(
     client: GraphClient, graph_name: str
 ) -> None:
     client.write(graph_name, "CREATE (:Entity {id: 'e1', name: 'indexer'})")
-    found = client.read(graph_name, "MATCH (e:Entity {name: $n}) RETURN e.id AS id", {"n": "indexer"})
+    found = client.read(
+        graph_name, "MATCH (e:Entity {name: $n}) RETURN e.id AS id", {"n": "indexer"}
+    )
     assert found.records() == [{"id": "e1"}]
     empty = client.read(graph_name, "MATCH (e:Entity {name: $n}) RETURN e.id", {"n": "nobody"})
     assert empty.rows == ()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO, SAMPLE_SOURCES
 from zehn.corpus.ingest import ingest_path
 from zehn.store.client import GraphClient
 
@@ -117,3 +118,33 @@ def test_a_file_that_vanishes_leaves_its_stored_document_alone(
     (corpus / "runbook.md").unlink()
     ingest_path(client, graph_name, corpus)
     assert client.read(graph_name, "MATCH (d:Document) RETURN count(d)").scalar() == 2
+
+
+OTEL_DEMO = REPO.parent / "shared" / "corpora" / "otel-demo" / "docs"
+
+
+@pytest.mark.parametrize(
+    ("corpus", "minimum_documents"),
+    [
+        pytest.param(SAMPLE_SOURCES, 40, id="sample"),
+        pytest.param(
+            OTEL_DEMO,
+            60,
+            id="otel-demo",
+            marks=pytest.mark.skipif(not OTEL_DEMO.is_dir(), reason="shared corpus not present"),
+        ),
+    ],
+)
+def test_whole_corpora_ingest_with_exact_provenance(
+    client: GraphClient, graph_name: str, corpus: Path, minimum_documents: int
+) -> None:
+    report = ingest_path(client, graph_name, corpus)
+    assert report.skipped == ()
+    assert report.documents >= minimum_documents
+    stored = _sentences(client, graph_name)
+    assert len(stored) == report.sentences
+    assert all(doc_text[start:end] == text for text, doc_text, start, end in stored.values())
+    if corpus == SAMPLE_SOURCES:
+        assert set(report.documents_by_type) == {
+            "confluence", "email", "meeting", "pull_request", "ticket",
+        }  # fmt: skip

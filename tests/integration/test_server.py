@@ -44,7 +44,9 @@ def test_server_is_loopback_only_persistent_and_never_evicts(own_server: Managed
     assert _config(info.port, "dir") == str(own_server.data_dir)
 
 
-def test_second_process_reuses_the_running_server(own_server: ManagedServer, tmp_path: Path) -> None:
+def test_second_process_reuses_the_running_server(
+    own_server: ManagedServer, tmp_path: Path
+) -> None:
     info = own_server.ensure()
     code = (
         "from pathlib import Path; from zehn.store.server import ManagedServer; "

@@ -207,3 +207,17 @@ def test_mbox_skips_bodyless_messages_and_dedupes_ids(tmp_path: Path) -> None:
     )
     docs = load_file(write(tmp_path / "box.mbox", mbox), tmp_path)
     assert [(d.id, d.title) for d in docs] == [("email/same", "One"), ("email/same-2", "Three")]
+
+
+def test_a_meetings_directory_above_the_corpus_root_does_not_make_notes_meetings(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "meetings" / "wiki"
+    root.mkdir(parents=True)
+    (root / "design.md").write_text("# Design\n\nThe indexer feeds search-api.\n", "utf-8")
+    (root / "meetings").mkdir()
+    (root / "meetings" / "sync.md").write_text("# Sync\n\nWe met.\n", "utf-8")
+    assert [d.source_type.value for d in load_file(root / "design.md", root)] == ["text"]
+    assert [d.source_type.value for d in load_file(root / "meetings" / "sync.md", root)] == [
+        "meeting"
+    ]

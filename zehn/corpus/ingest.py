@@ -200,7 +200,9 @@ def _load_unique(file: Path, base: Path, seen: dict[str, str]) -> list[Document]
         raise EmptySource(file, "no documents found")
     for doc in documents:
         if doc.id in seen:
-            raise MalformedSource(file, f"document id {doc.id!r} is also produced by {seen[doc.id]}")
+            raise MalformedSource(
+                file, f"document id {doc.id!r} is also produced by {seen[doc.id]}"
+            )
         if "\x00" in doc.text:
             raise MalformedSource(file, f"document {doc.id!r} contains NUL characters")
         if not split_sentences(doc.id, doc.text):

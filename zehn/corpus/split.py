@@ -17,13 +17,17 @@ from zehn.corpus.model import Chunk, Sentence
 DEFAULT_MAX_SENTENCE_CHARS = 1000
 DEFAULT_CHUNK_CHARS = 1200
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|>)")
+_SINGLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|\|)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LEADING_MARKER = re.compile(r"(?:\s*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>+|\|)\s*)+")
 _HAS_WORD = re.compile(r"\w")
 _ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf approx dept est fig inc ltd mr mrs ms dr jr sr st no nr resp".split()
-)
+    {
+        "e.g", "i.e", "etc", "vs", "cf", "approx", "dept", "est", "fig", "inc", "ltd",
+        "mr", "mrs", "ms", "dr", "jr", "sr", "st", "no", "nr", "resp",
+    }
+)  # fmt: skip
 _CJK_TERMINATORS = "。！？；"
 _LATIN_TERMINATORS = ".!?"
 _CLOSERS = "\"'”’」』）)]"
@@ -72,7 +76,11 @@ def chunk_sentences(
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int]]:
-    """Yield (start, end) of paragraphs and other hard-bounded blocks."""
+    """Yield (start, end) of paragraphs and other hard-bounded blocks.
+
+    Headings, table rows and fenced code lines stand alone; a list item or
+    quote starts a new block that its wrapped continuation lines extend.
+    """
     block_start: int | None = None
     in_fence = False
     position = 0
@@ -80,15 +88,16 @@ def _blocks(text: str) -> Iterator[tuple[int, int]]:
         line_start, position = position, position + len(line)
         stripped = line.strip()
         is_fence = bool(_FENCE.match(line))
-        hard = not stripped or in_fence or is_fence or bool(_BLOCK_START.match(line))
+        single = in_fence or is_fence or bool(_SINGLE_LINE.match(line))
+        opens = not single and bool(_BLOCK_START.match(line))
         if is_fence:
             in_fence = not in_fence
-        if hard and block_start is not None:
+        if (not stripped or single or opens) and block_start is not None:
             yield block_start, line_start
             block_start = None
         if not stripped:
             continue
-        if hard:
+        if single:
             yield line_start, position
         elif block_start is None:
             block_start = line_start

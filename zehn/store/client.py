@@ -101,7 +101,7 @@ class GraphClient:
         *,
         timeout_ms: int | None = None,
     ) -> QueryResult:
-        """Run a read-only query (``GRAPH.RO_QUERY``): a write inside it is refused by the server."""
+        """Run a read-only query (``GRAPH.RO_QUERY``); the server refuses a write in it."""
         return self._execute(graph, cypher, params, timeout_ms, read_only=True)
 
     def write(
@@ -177,7 +177,11 @@ class GraphClient:
             modules = self._db.connection.execute_command("MODULE", "LIST")
         versions = {"redis": str(info.get("redis_version", "?"))}
         for module in modules:
-            entry = module if isinstance(module, dict) else dict(zip(module[::2], module[1::2]))
+            entry = (
+                module
+                if isinstance(module, dict)
+                else dict(zip(module[::2], module[1::2], strict=True))
+            )
             if entry.get("name") == "graph":
                 versions["falkordb"] = _module_version(int(entry.get("ver", 0)))
         return versions
@@ -252,9 +256,7 @@ def _translated(
         message = str(e)
         lowered = message.lower()
         if any(marker in lowered for marker in _TIMEOUT_MARKERS):
-            raise QueryTimeout(
-                f"{action} timed out after {timeout_ms} ms", timeout_ms or 0
-            ) from e
+            raise QueryTimeout(f"{action} timed out after {timeout_ms} ms", timeout_ms or 0) from e
         if graph is not None and _EMPTY_KEY in lowered:
             raise GraphNotFound(graph) from e
         raise QueryError(f"{action} failed: {message}") from e

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from zehn.config import Settings
-from zehn.errors import ZehnError
+from zehn.errors import GraphUnavailable, ZehnError
 from zehn.store.client import GraphClient
 from zehn.store.schema import RELATES
 
@@ -119,6 +119,8 @@ def check_health(settings: Settings, client: GraphClient | None = None) -> Healt
         location = client.location
         versions = client.server_versions()
         graphs = tuple(graph_stats(client, name) for name in client.list_graphs())
-    except ZehnError as e:
+    except GraphUnavailable as e:
         return Health(reachable=False, location=location, error=f"{type(e).__name__}: {e}")
+    except ZehnError as e:  # reachable, but a graph could not be counted (timeout, …)
+        return Health(reachable=True, location=location, error=f"{type(e).__name__}: {e}")
     return Health(reachable=True, location=location, versions=versions, graphs=graphs)

@@ -44,5 +44,7 @@ def ensure_schema(client: GraphClient, graph: str) -> None:
 def _existing_indexes(client: GraphClient, graph: str) -> set[tuple[str, str]]:
     if not client.graph_exists(graph):
         return set()
-    result = client.read(graph, "CALL db.indexes() YIELD label, properties RETURN label, properties")
+    result = client.read(
+        graph, "CALL db.indexes() YIELD label, properties RETURN label, properties"
+    )
     return {(str(label), str(prop)) for label, props in result.rows for prop in props or []}

@@ -72,8 +72,11 @@ def load_file(path: Path, root: Path) -> list[Document]:
         raise EmptySource(path, "file is empty")
     if path.suffix.lower() == ".json":
         parse_json(data, path)  # broken JSON is malformed, not merely unsupported
+    # Loaders decide on the path as seen from the corpus root, so a directory
+    # named "meetings" above the corpus does not make every note a meeting.
+    seen_from_root = path.relative_to(root) if path.is_relative_to(root) else Path(path.name)
     for loader in LOADERS:
-        if loader.accepts(path, data):
+        if loader.accepts(seen_from_root, data):
             return loader.load(path, root)
     if path.suffix.lower() == ".json":
         reason = "JSON of an unknown shape (not a Confluence page, GitHub pull or Jira export)"

@@ -67,7 +67,7 @@ class Loader(Protocol):
     source_type: SourceType
 
     def accepts(self, path: Path, head: bytes) -> bool:
-        """Whether this loader handles ``path``; ``head`` is the file's bytes (capped)."""
+        """Whether this loader takes ``path`` (relative to the corpus root); ``head``: its bytes."""
         ...
 
     def load(self, path: Path, root: Path) -> list[Document]:
