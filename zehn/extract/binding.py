@@ -1,0 +1,217 @@
+"""Entity binding: find catalog names and aliases in a sentence, with spans and reasons.
+
+Matching is token based (so it scales to large catalogs and needs no word
+boundaries between CJK characters), separator-insensitive ("search api" =
+"search-api") and case-insensitive, except for single capitalised aliases
+such as "Search" or "Web", which must match case and are not trusted at the
+start of a sentence. A name shared by several entities ("Redwood Inference":
+team, service, customer) binds only when a kind cue next to it decides
+("… team", "… Ltd.", "the … service"); otherwise the mention is ambiguous and
+keeps every candidate. Near-miss code-like names ("orgin-mapper") bind by
+fuzzy match only when one catalog name is clearly closest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from rapidfuzz import fuzz, process
+
+from zehn.corpus.model import Sentence
+from zehn.extract.model import Entity, Mention
+
+MAX_FORM_TOKENS = 8
+FUZZY_CUTOFF = 90.0
+_TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
+_JOINER = re.compile(r"[-_][A-Za-z0-9]")
+_CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+_KIND_CUES_AFTER: dict[str, re.Pattern[str]] = {
+    "team": re.compile(r"^\s*(?:team|on-call|engineers?|folks)\b", re.I),
+    "service": re.compile(r"^\s*(?:service|endpoints?|api|pods?|cluster|deployment)\b", re.I),
+    "customer": re.compile(r"^\s*(?:ltd|limited|inc|account|contract|renewal)\b", re.I),
+}
+_KIND_CUES_BEFORE: dict[str, re.Pattern[str]] = {
+    "team": re.compile(r"\b(?:team|teams)\s+(?:at\s+|of\s+)?$", re.I),
+    "service": re.compile(r"\bservice\s+$", re.I),
+    "customer": re.compile(r"\b(?:customer|client|account)\s+$", re.I),
+}
+
+
+@dataclass(frozen=True)
+class _Form:
+    entity_id: str
+    text: str
+    case_sensitive: bool
+
+
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[_Token]:
+    return [_Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _key(words: Iterable[str]) -> tuple[str, ...]:
+    return tuple(word.lower() for word in words)
+
+
+def _is_weak(form: str, entity: Entity) -> bool:
+    """A single capitalised word that is not the entity's own name ("Search", "Web")."""
+    words = tokens(form)
+    return len(words) == 1 and form[:1].isupper() and form.lower() != entity.name.lower()
+
+
+class Binder:
+    """Binds mentions in sentences to entities; build once per catalog."""
+
+    def __init__(self, entities: Sequence[Entity]) -> None:
+        self.entities = {e.id: e for e in entities}
+        self._forms: dict[tuple[str, ...], list[_Form]] = defaultdict(list)
+        code_like: dict[str, set[str]] = defaultdict(set)
+        for entity in entities:
+            for form in (entity.name, *entity.aliases):
+                words = [t.text for t in tokens(form)]
+                if not words or len(words) > MAX_FORM_TOKENS:
+                    continue
+                entry = _Form(entity.id, form, _is_weak(form, entity))
+                bucket = self._forms[_key(words)]
+                if all((f.entity_id, f.text.lower()) != (entity.id, form.lower()) for f in bucket):
+                    bucket.append(entry)
+                if _CODE_LIKE.fullmatch(form):
+                    code_like[form].add(entity.id)
+        self._code_like = {form: ids for form, ids in code_like.items() if len(ids) == 1}
+
+    def bind(self, sentence: Sentence) -> list[Mention]:
+        """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping."""
+        text = sentence.text
+        toks = tokens(text)
+        mentions: list[Mention] = []
+        taken: list[tuple[int, int]] = []
+        i = 0
+        while i < len(toks):
+            found = self._longest_at(text, toks, i)
+            if found is None:
+                i += 1
+                continue
+            n, forms = found
+            start, end = toks[i].start, toks[i + n - 1].end
+            mentions.append(self._mention(sentence, start, end, forms))
+            taken.append((start, end))
+            i += n
+        mentions.extend(self._fuzzy(sentence, taken))
+        return sorted(mentions, key=lambda m: m.start)
+
+    def _longest_at(self, text: str, toks: list[_Token], i: int) -> tuple[int, list[_Form]] | None:
+        if (
+            toks[i].start > 0
+            and _JOINER.match(text, toks[i].start - 1)
+            and (toks[i].start >= 2 and text[toks[i].start - 2].isalnum())
+        ):
+            return None  # inside a longer identifier such as "new-search-api"
+        for n in range(min(MAX_FORM_TOKENS, len(toks) - i), 0, -1):
+            window = toks[i : i + n]
+            if not _contiguous(text, window):
+                continue
+            forms = self._forms.get(_key(t.text for t in window))
+            if not forms:
+                continue
+            end = window[-1].end
+            if _JOINER.match(text, end):
+                continue  # "search-api-v2" is not "search-api"
+            usable = [f for f in forms if not f.case_sensitive or _same_case(window, f.text)]
+            if usable and all(f.case_sensitive for f in usable) and window[0].start == 0:
+                continue  # "Search results …": a capitalised word opening a sentence
+            if usable:
+                return n, usable
+        return None
+
+    def _mention(self, sentence: Sentence, start: int, end: int, forms: list[_Form]) -> Mention:
+        surface = sentence.text[start:end]
+        exact = [f for f in forms if f.text.lower() == surface.lower()]
+        if exact and len({f.entity_id for f in exact}) < len({f.entity_id for f in forms}):
+            forms = exact  # "redwood-inference" as written is the service's own alias
+        ids = tuple(dict.fromkeys(f.entity_id for f in forms))
+        reason = _form_reason(surface, forms[0], self.entities[forms[0].entity_id])
+        if len(ids) > 1:
+            decided = self._decide_by_cue(sentence.text, start, end, ids)
+            if decided is not None:
+                ids, reason = (decided[0],), decided[1]
+            else:
+                kinds = ", ".join(sorted(self.entities[i].kind for i in ids))
+                reason = f"ambiguous: {surface!r} names a {kinds}; no cue decides"
+        return Mention(
+            sentence_id=sentence.id,
+            start=sentence.start + start,
+            end=sentence.start + end,
+            surface=surface,
+            candidates=ids,
+            reason=reason,
+        )
+
+    def _decide_by_cue(
+        self, text: str, start: int, end: int, ids: tuple[str, ...]
+    ) -> tuple[str, str] | None:
+        after, before = text[end : end + 30], text[max(0, start - 30) : start]
+        hits: list[tuple[str, str]] = []
+        for entity_id in ids:
+            kind = self.entities[entity_id].kind
+            cue_after, cue_before = _KIND_CUES_AFTER.get(kind), _KIND_CUES_BEFORE.get(kind)
+            if cue_after is not None and (match := cue_after.match(after)):
+                hits.append((entity_id, f"cue {match.group().strip()!r} after the name"))
+            elif cue_before is not None and (match := cue_before.search(before)):
+                hits.append((entity_id, f"cue {match.group().strip()!r} before the name"))
+        return hits[0] if len(hits) == 1 else None
+
+    def _fuzzy(self, sentence: Sentence, taken: list[tuple[int, int]]) -> list[Mention]:
+        if not self._code_like:
+            return []
+        found: list[Mention] = []
+        for match in _CODE_LIKE.finditer(sentence.text):
+            start, end = match.span()
+            if any(s < end and start < e for s, e in taken):
+                continue
+            best = process.extractOne(
+                match.group(), list(self._code_like), scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
+            )
+            if best is None:
+                continue
+            form, score = str(best[0]), float(best[1])
+            (entity_id,) = self._code_like[form]
+            found.append(
+                Mention(
+                    sentence_id=sentence.id,
+                    start=sentence.start + start,
+                    end=sentence.start + end,
+                    surface=match.group(),
+                    candidates=(entity_id,),
+                    reason=f"fuzzy {score:.0f} to {form!r}",
+                )
+            )
+        return found
+
+
+def _contiguous(text: str, window: list[_Token]) -> bool:
+    """Tokens of one name are separated by nothing, spaces, '-' or '_' (not by a line break)."""
+    for left, right in pairwise(window):
+        gap = text[left.end : right.start]
+        if len(gap) > 2 or "\n" in gap or any(c not in " -_\u2010\u2011" for c in gap):
+            return False
+    return True
+
+
+def _same_case(window: list[_Token], form: str) -> bool:
+    return [t.text for t in window] == [t.text for t in tokens(form)]
+
+
+def _form_reason(surface: str, form: _Form, entity: Entity) -> str:
+    if form.text == entity.name:
+        return "name" if surface == entity.name else f"name ({surface!r})"
+    return f"alias {form.text!r}"

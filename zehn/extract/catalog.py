@@ -1,0 +1,82 @@
+"""The entity catalog: ``name``, ``kind``, ``aliases``, ``owner``, as service catalogs export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from zehn.errors import CatalogError
+from zehn.extract.model import ENTITY_KINDS, Entity
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Known entities; the same name may appear once per kind."""
+
+    entities: tuple[Entity, ...]
+    source: str = "<memory>"
+
+    def by_id(self) -> dict[str, Entity]:
+        return {e.id: e for e in self.entities}
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[Any], source: str = "<memory>") -> Catalog:
+        entities: list[Entity] = []
+        seen: dict[str, int] = {}
+        for index, entry in enumerate(entries, start=1):
+            entity = _entity(entry, index, source)
+            if entity.id in seen:
+                raise CatalogError(
+                    source,
+                    f"entry {index} ({entity.name!r}, {entity.kind}) duplicates entry "
+                    f"{seen[entity.id]}; one name may appear once per kind",
+                )
+            seen[entity.id] = index
+            entities.append(entity)
+        if not entities:
+            raise CatalogError(source, "no entities")
+        return cls(tuple(entities), source)
+
+    @classmethod
+    def load(cls, path: Path) -> Catalog:
+        """Read a YAML catalog (a list, or a mapping with an ``entities`` list)."""
+        try:
+            data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise CatalogError(str(path), f"cannot read: {e.strerror or e}") from e
+        except UnicodeDecodeError as e:
+            raise CatalogError(str(path), "not UTF-8") from e
+        except yaml.YAMLError as e:
+            raise CatalogError(str(path), f"not valid YAML: {e}") from e
+        entries = data.get("entities") if isinstance(data, Mapping) else data
+        if not isinstance(entries, list):
+            raise CatalogError(str(path), "expected a list of entities (or `entities:` list)")
+        return cls.from_entries(entries, str(path))
+
+
+def _entity(entry: Any, index: int, source: str) -> Entity:
+    if not isinstance(entry, Mapping):
+        raise CatalogError(source, f"entry {index} is not a mapping")
+    name = entry.get("name")
+    kind = entry.get("kind")
+    if not isinstance(name, str) or not name.strip():
+        raise CatalogError(source, f"entry {index} has no name")
+    if kind not in ENTITY_KINDS:
+        raise CatalogError(
+            source, f"entry {index} ({name!r}) has kind {kind!r}; use one of {ENTITY_KINDS}"
+        )
+    aliases = entry.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise CatalogError(source, f"entry {index} ({name!r}): aliases must be a list of names")
+    owner = entry.get("owner")
+    return Entity(
+        name=name.strip(),
+        kind=str(kind),
+        aliases=tuple(a.strip() for a in aliases),
+        owner=str(owner) if owner else None,
+        description=str(entry.get("description") or ""),
+    )

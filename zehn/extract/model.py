@@ -1,0 +1,138 @@
+"""What extraction produces: entities, mentions bound to spans, and edges.
+
+Every edge carries the sentence it came from (id and span) and a stable
+``key`` so audit labels survive re-extraction. ``fact`` is whatever the
+extractor wrote; it is never shown as a quote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from zehn.corpus.model import slugify
+
+PREDICATES: tuple[str, ...] = (
+    "DEPENDS_ON",
+    "CALLS",
+    "FEEDS",
+    "AFFECTS",
+    "USES",
+    "READS_FROM",
+    "WRITES_TO",
+    "PUBLISHES_TO",
+    "CONSUMES_FROM",
+    "OWNS",
+)
+ENTITY_KINDS: tuple[str, ...] = (
+    "service",
+    "team",
+    "customer",
+    "datastore",
+    "topic",
+    "pipeline",
+    "component",
+)
+
+
+def entity_id(kind: str, name: str) -> str:
+    """``service:redwood-inference``: the same name with another kind is another entity."""
+    return f"{kind}:{slugify(name)}"
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A thing edges connect: from the catalog, or discovered in the text."""
+
+    name: str
+    kind: str
+    aliases: tuple[str, ...] = ()
+    owner: str | None = None
+    description: str = ""
+    origin: str = "catalog"  # or "discovered"
+
+    @property
+    def id(self) -> str:
+        return entity_id(self.kind, self.name)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span of a sentence bound to exactly one entity, or ambiguous among several.
+
+    ``start``/``end`` are document offsets. ``reason`` says how it was bound
+    ("name", "alias 'Redwood team'", "cue 'team' after the name", "fuzzy 94").
+    """
+
+    sentence_id: str
+    start: int
+    end: int
+    surface: str
+    candidates: tuple[str, ...]
+    reason: str
+
+    @property
+    def entity_id(self) -> str | None:
+        """The bound entity, or None when the mention is ambiguous."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+@dataclass(frozen=True)
+class Edge:
+    """(subject)-[rel_type]->(object) asserted, negated or hedged by one sentence."""
+
+    subject: str
+    rel_type: str
+    object: str
+    sentence_id: str
+    doc_id: str
+    start: int
+    end: int
+    fact: str
+    strategy: str
+    negated: bool = False
+    hedged: bool = False
+    cue: str = ""
+    subject_span: tuple[int, int] | None = None
+    object_span: tuple[int, int] | None = None
+
+    @property
+    def key(self) -> str:
+        return edge_key(self.strategy, self.subject, self.rel_type, self.object, self.sentence_id)
+
+
+def edge_key(strategy: str, subject: str, rel_type: str, obj: str, sentence_id: str) -> str:
+    """Stable hash of (strategy, subject, rel_type, object, sentence_id)."""
+    raw = "\x1f".join((strategy, subject, rel_type, obj, sentence_id))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Everything one strategy found in a set of documents."""
+
+    strategy: str
+    entities: tuple[Entity, ...]
+    mentions: tuple[Mention, ...]
+    edges: tuple[Edge, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ambiguous_mentions(self) -> int:
+        return sum(1 for m in self.mentions if m.ambiguous)
+
+
+def unique_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:
+    """Drop repeats of the same key, keeping the first."""
+    seen: set[str] = set()
+    out = []
+    for edge in edges:
+        if edge.key not in seen:
+            seen.add(edge.key)
+            out.append(edge)
+    return tuple(out)

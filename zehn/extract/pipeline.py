@@ -1,0 +1,383 @@
+"""Build the graph ``<corpus>__<strategy>``: ingest, extract, write, then swap in atomically.
+
+Everything is written to ``<corpus>__<strategy>__staging`` (a copy of the
+current graph when one exists, so unchanged documents are not re-extracted)
+and only a complete build replaces the live graph, by RENAME. A failure at
+any step deletes the staging graph and leaves the live graph as it was; other
+strategies' graphs are never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zehn.config import Settings
+from zehn.corpus.ingest import IngestReport, ProgressFactory, ingest_path
+from zehn.corpus.model import Chunk, Sentence
+from zehn.errors import CorpusError, GraphNotFound, UnknownStrategy
+from zehn.extract.base import SourceText, Strategy
+from zehn.extract.catalog import Catalog
+from zehn.extract.cooccurrence import CooccurrenceStrategy
+from zehn.extract.model import Extraction
+from zehn.extract.rules import RulesStrategy
+from zehn.store.client import GraphClient
+
+GRAPH_SEPARATOR = "__"
+STAGING_SUFFIX = "__staging"
+DEFAULT_STRATEGY = "rules"
+_BATCH = 500
+
+
+def _llm() -> Strategy:
+    from zehn.extract.llm import LLMStrategy  # imported lazily: pulls in openai/graphrag-sdk
+
+    return LLMStrategy()
+
+
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "rules": RulesStrategy,
+    "cooccurrence": CooccurrenceStrategy,
+    "llm": _llm,
+}
+
+
+def get_strategy(name: str) -> Strategy:
+    if name not in STRATEGIES:
+        raise UnknownStrategy(name, tuple(STRATEGIES))
+    return STRATEGIES[name]()
+
+
+def graph_name(corpus: str, strategy: str) -> str:
+    return f"{corpus}{GRAPH_SEPARATOR}{strategy}"
+
+
+def split_graph_name(name: str) -> tuple[str, str | None]:
+    """``sample__rules`` -> ("sample", "rules"); a name without a known strategy -> (name, None)."""
+    corpus, _, strategy = name.rpartition(GRAPH_SEPARATOR)
+    if corpus and strategy in STRATEGIES:
+        return corpus, strategy
+    return name, None
+
+
+@dataclass(frozen=True)
+class CorpusLayout:
+    """Where a corpus keeps its sources, catalog and gold labels.
+
+    A folder with a ``sources/`` subfolder is a corpus folder (like
+    ``data/sample``): its ``catalog.yaml`` and ``gold/`` are used when present.
+    Any other folder or file is taken as sources without a catalog.
+    """
+
+    sources: Path
+    catalog: Path | None = None
+    gold: Path | None = None
+
+    @classmethod
+    def of(cls, path: Path) -> CorpusLayout:
+        path = Path(path)
+        if (path / "sources").is_dir():
+            catalog = path / "catalog.yaml"
+            gold = path / "gold"
+            return cls(
+                path / "sources",
+                catalog if catalog.is_file() else None,
+                gold if gold.is_dir() else None,
+            )
+        return cls(path)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What one build wrote; ``ingest`` is the corpus part of it."""
+
+    graph: str
+    strategy: str
+    ingest: IngestReport
+    swapped: bool
+    extracted_documents: int = 0
+    entities: int = 0
+    mentions: int = 0
+    ambiguous_mentions: int = 0
+    edges_by_predicate: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    extraction_s: float = 0.0
+    elapsed_s: float = 0.0
+
+    @property
+    def edges(self) -> int:
+        return sum(self.edges_by_predicate.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "graph": self.graph,
+            "strategy": self.strategy,
+            "swapped": self.swapped,
+            "ingest": self.ingest.to_dict(),
+            "extracted_documents": self.extracted_documents,
+            "entities": self.entities,
+            "mentions": self.mentions,
+            "ambiguous_mentions": self.ambiguous_mentions,
+            "edges": self.edges,
+            "edges_by_predicate": self.edges_by_predicate,
+            "notes": list(self.notes),
+            "extraction_s": round(self.extraction_s, 3),
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+def build_graph(
+    client: GraphClient,
+    corpus: str,
+    path: Path,
+    strategy_name: str = DEFAULT_STRATEGY,
+    settings: Settings | None = None,
+    *,
+    catalog_path: Path | None = None,
+    progress: ProgressFactory | None = None,
+    rebuild: bool = False,
+) -> BuildReport:
+    """Ingest ``path`` and extract with one strategy into ``<corpus>__<strategy>``.
+
+    Unchanged documents keep their edges unless ``rebuild`` (or a new
+    catalog or strategy version) asks for a full re-extraction.
+    """
+    started = time.perf_counter()
+    settings = settings or client.settings
+    strategy = get_strategy(strategy_name)
+    layout = CorpusLayout.of(path)
+    if not layout.sources.exists():
+        raise CorpusError(f"{path}: no such file or directory")
+    catalog_file = catalog_path or layout.catalog
+    catalog = Catalog.load(catalog_file) if catalog_file else None
+    target = graph_name(corpus, strategy.name)
+    staging = target + STAGING_SUFFIX
+    if client.graph_exists(staging):
+        client.delete_graph(staging)  # left by a build that died
+    if client.graph_exists(target):
+        client.copy_graph(target, staging)
+    try:
+        ingest = ingest_path(client, staging, layout.sources, progress=progress)
+        if ingest.failed_completely:
+            client.delete_graph(staging)
+            return BuildReport(target, strategy.name, ingest, swapped=False)
+        fingerprint = _fingerprint(strategy, catalog_file)
+        incremental = not rebuild and catalog is not None
+        if incremental and _meta(client, staging).get("fingerprint") == fingerprint:
+            doc_ids = list(ingest.written_ids)
+        else:
+            _clear_extraction(client, staging)
+            doc_ids = _all_document_ids(client, staging)
+        sources = read_source_texts(client, staging, doc_ids)
+        extraction_started = time.perf_counter()
+        extraction = strategy.extract(sources, catalog, settings)
+        extraction_s = time.perf_counter() - extraction_started
+        write_extraction(client, staging, extraction)
+        _write_meta(client, staging, corpus, strategy, fingerprint, layout.sources)
+        counts = _edge_counts(client, staging)
+        entity_count = int(client.read(staging, "MATCH (e:Entity) RETURN count(e)").scalar() or 0)
+        mention_count, ambiguous_count = _mention_counts(client, staging)
+    except BaseException:
+        if client.graph_exists(staging):
+            client.delete_graph(staging)
+        raise
+    client.replace_graph(staging, target)
+    return BuildReport(
+        graph=target,
+        strategy=strategy.name,
+        ingest=ingest,
+        swapped=True,
+        extracted_documents=len(sources),
+        entities=entity_count,
+        mentions=mention_count,
+        ambiguous_mentions=ambiguous_count,
+        edges_by_predicate=counts,
+        notes=extraction.notes,
+        extraction_s=extraction_s,
+        elapsed_s=time.perf_counter() - started,
+    )
+
+
+def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> list[SourceText]:
+    """Stored documents with their chunks and sentences, in document-id order."""
+    sources = []
+    for doc_id in sorted(doc_ids):
+        doc = client.read(
+            graph, "MATCH (d:Document {id: $id}) RETURN d.title, d.text", {"id": doc_id}
+        ).rows
+        if not doc:
+            continue
+        chunks = client.read(
+            graph,
+            "MATCH (c:Chunk {doc_id: $id}) RETURN c.ordinal, c.start, c.end ORDER BY c.ordinal",
+            {"id": doc_id},
+        ).rows
+        sentences = client.read(
+            graph,
+            "MATCH (s:Sentence {doc_id: $id})-[:PART_OF]->(c:Chunk) "
+            "RETURN s.text, s.start, s.end, c.ordinal ORDER BY s.start",
+            {"id": doc_id},
+        ).rows
+        sources.append(
+            SourceText(
+                doc_id=doc_id,
+                title=str(doc[0][0]),
+                text=str(doc[0][1]),
+                chunks=tuple(Chunk(doc_id, int(o), int(s), int(e)) for o, s, e in chunks),
+                sentences=tuple(
+                    Sentence(doc_id, str(t), int(s), int(e), int(o)) for t, s, e, o in sentences
+                ),
+            )
+        )
+    return sources
+
+
+def write_extraction(client: GraphClient, graph: str, extraction: Extraction) -> None:
+    """Entities (merged by id), MENTIONED_IN edges, and RELATES edges, in batches."""
+    entities = [
+        {
+            "id": e.id,
+            "name": e.name,
+            "kind": e.kind,
+            "aliases": list(e.aliases),
+            "owner": e.owner,
+            "description": e.description,
+            "origin": e.origin,
+        }
+        for e in extraction.entities
+    ]
+    for batch in _batches(entities):
+        client.write(
+            graph, "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e += r", {"rows": batch}
+        )
+    mentions = [
+        {
+            "sentence_id": m.sentence_id,
+            "candidates": list(m.candidates),
+            "start": m.start,
+            "end": m.end,
+            "surface": m.surface,
+            "reason": m.reason,
+            "ambiguous": m.ambiguous,
+        }
+        for m in extraction.mentions
+    ]
+    for batch in _batches(mentions):
+        client.write(
+            graph,
+            "UNWIND $rows AS r MATCH (s:Sentence {id: r.sentence_id}) "
+            "UNWIND r.candidates AS cid MATCH (e:Entity {id: cid}) "
+            "CREATE (e)-[:MENTIONED_IN {start: r.start, end: r.end, surface: r.surface, "
+            "reason: r.reason, ambiguous: r.ambiguous}]->(s)",
+            {"rows": batch},
+        )
+    edges = [
+        {
+            "subject": e.subject,
+            "object": e.object,
+            "props": {
+                "key": e.key,
+                "rel_type": e.rel_type,
+                "sentence_id": e.sentence_id,
+                "doc_id": e.doc_id,
+                "start": e.start,
+                "end": e.end,
+                "fact": e.fact,
+                "strategy": e.strategy,
+                "negated": e.negated,
+                "hedged": e.hedged,
+                "cue": e.cue,
+                "subject_start": e.subject_span[0] if e.subject_span else None,
+                "subject_end": e.subject_span[1] if e.subject_span else None,
+                "object_start": e.object_span[0] if e.object_span else None,
+                "object_end": e.object_span[1] if e.object_span else None,
+            },
+        }
+        for e in extraction.edges
+    ]
+    for batch in _batches(edges):
+        client.write(
+            graph,
+            "UNWIND $rows AS r MATCH (a:Entity {id: r.subject}), (b:Entity {id: r.object}) "
+            "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
+            {"rows": batch},
+        )
+
+
+def _batches(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    return [rows[i : i + _BATCH] for i in range(0, len(rows), _BATCH)]
+
+
+def _fingerprint(strategy: Strategy, catalog_file: Path | None) -> str:
+    catalog_sha = (
+        hashlib.sha256(catalog_file.read_bytes()).hexdigest()[:16] if catalog_file else "none"
+    )
+    return f"{strategy.name}:{strategy.version}:{catalog_sha}"
+
+
+def _meta(client: GraphClient, graph: str) -> dict[str, Any]:
+    rows = client.read(graph, "MATCH (m:Meta) RETURN m").rows
+    return dict(rows[0][0]) if rows else {}
+
+
+def _write_meta(
+    client: GraphClient, graph: str, corpus: str, strategy: Strategy, fingerprint: str, path: Path
+) -> None:
+    client.write(
+        graph,
+        "MERGE (m:Meta {id: 'graph'}) SET m.corpus = $corpus, m.strategy = $strategy, "
+        "m.fingerprint = $fingerprint, m.source_path = $path, m.complete = true, "
+        "m.built_at = $built_at",
+        {
+            "corpus": corpus,
+            "strategy": strategy.name,
+            "fingerprint": fingerprint,
+            "path": str(path),
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+    )
+
+
+def _clear_extraction(client: GraphClient, graph: str) -> None:
+    client.write(graph, "MATCH ()-[r:RELATES]->() DELETE r")
+    client.write(graph, "MATCH (e:Entity) DETACH DELETE e")
+
+
+def _all_document_ids(client: GraphClient, graph: str) -> list[str]:
+    return [str(r[0]) for r in client.read(graph, "MATCH (d:Document) RETURN d.id").rows]
+
+
+def _mention_counts(client: GraphClient, graph: str) -> tuple[int, int]:
+    """Distinct mention spans, and those left ambiguous (one edge per candidate entity)."""
+    rows = client.read(
+        graph,
+        "MATCH ()-[m:MENTIONED_IN]->(s:Sentence) "
+        "WITH DISTINCT s.doc_id AS doc, m.start AS start, m.ambiguous AS ambiguous "
+        "RETURN count(*), sum(CASE WHEN ambiguous THEN 1 ELSE 0 END)",
+    ).rows
+    return (int(rows[0][0] or 0), int(rows[0][1] or 0)) if rows else (0, 0)
+
+
+def _edge_counts(client: GraphClient, graph: str) -> dict[str, int]:
+    rows = client.read(
+        graph, "MATCH ()-[r:RELATES]->() RETURN r.rel_type, count(r) ORDER BY r.rel_type"
+    ).rows
+    return dict(Counter({str(p): int(n) for p, n in rows}))
+
+
+def resolve_graph(client: GraphClient, name: str) -> str:
+    """Accept a full graph name, or a corpus name when only one strategy graph exists for it."""
+    graphs = [g for g in client.list_graphs() if not g.endswith(STAGING_SUFFIX)]
+    if name in graphs:
+        return name
+    matches = [g for g in graphs if split_graph_name(g)[0] == name and split_graph_name(g)[1]]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise GraphNotFound(f"{name} (ambiguous: choose one of {', '.join(matches)})")
+    raise GraphNotFound(name)
