@@ -1,0 +1,1 @@
+"""Extraction strategies: entities, mentions and edges from stored sentences."""
