@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from zehn.config import Settings
-from zehn.corpus.ingest import IngestReport, ingest_path
-from zehn.corpus.sample import SAMPLE_GRAPH, SAMPLE_SOURCES
+from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.errors import ZehnError
+from zehn.extract.pipeline import DEFAULT_STRATEGY, STRATEGIES, BuildReport, build_graph
 from zehn.store.client import GraphClient
 from zehn.store.health import Health, check_health
 from zehn.store.server import ManagedServer
@@ -51,9 +51,15 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true")
     demo.set_defaults(handler=_demo)
 
-    ingest = sub.add_parser("ingest", help="ingest a file or directory into a named graph")
-    ingest.add_argument("path", type=Path)
-    ingest.add_argument("--graph", required=True, help="name of the graph to write")
+    ingest = sub.add_parser(
+        "ingest", help="ingest a corpus and extract edges into the graph NAME__STRATEGY"
+    )
+    ingest.add_argument("path", type=Path, help="a corpus folder (sources/, catalog.yaml) or files")
+    ingest.add_argument("--graph", required=True, help="corpus name; the graph is NAME__STRATEGY")
+    ingest.add_argument("--strategy", default=DEFAULT_STRATEGY, help=", ".join(STRATEGIES))
+    ingest.add_argument(
+        "--catalog", type=Path, help="entity catalog YAML (default: PATH/catalog.yaml)"
+    )
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")
     ingest.add_argument("--no-progress", action="store_true")
     ingest.set_defaults(handler=_ingest)
@@ -61,6 +67,14 @@ def _parser() -> argparse.ArgumentParser:
     graphs = sub.add_parser("graphs", help="list named graphs with counts")
     graphs.add_argument("--json", action="store_true")
     graphs.set_defaults(handler=_graphs)
+
+    compare = sub.add_parser("compare", help="build each strategy's graph and score it on gold")
+    compare.add_argument(
+        "--corpus", type=Path, default=SAMPLE_DIR, help="folder with sources/ and gold/"
+    )
+    compare.add_argument("--strategies", default=",".join(STRATEGIES))
+    compare.add_argument("--json", action="store_true")
+    compare.set_defaults(handler=_compare)
 
     graph = sub.add_parser("graph", help="create, copy or delete a named graph")
     graph_sub = graph.add_subparsers(dest="action", required=True)
@@ -84,44 +98,86 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    report = _run_ingest(
-        settings, args.path, args.graph, progress=not (args.json or args.no_progress)
+    report = _build(
+        settings,
+        args.path,
+        args.graph,
+        args.strategy,
+        catalog=args.catalog,
+        progress=not (args.json or args.no_progress),
     )
     if args.json:
         _print_json(report.to_dict())
     else:
         _print_report(report)
-    if report.failed_completely:
+    if not report.swapped:
         print(f"error: nothing could be ingested from {args.path}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
 
 
 def _demo(args: argparse.Namespace, settings: Settings) -> int:
-    if not SAMPLE_SOURCES.is_dir():
-        print(f"error: sample corpus not found at {SAMPLE_SOURCES}", file=sys.stderr)
+    if not SAMPLE_DIR.is_dir():
+        print(f"error: sample corpus not found at {SAMPLE_DIR}", file=sys.stderr)
         return EXIT_ERROR
-    report = _run_ingest(settings, SAMPLE_SOURCES, SAMPLE_GRAPH, progress=not args.json)
+    report = _build(settings, SAMPLE_DIR, SAMPLE_CORPUS, DEFAULT_STRATEGY, progress=not args.json)
     health = check_health(settings)
     if args.json:
-        _print_json({"ingest": report.to_dict(), "health": health.to_dict()})
+        _print_json({"build": report.to_dict(), "health": health.to_dict()})
     else:
         _print_report(report)
         print()
         _print_health(health)
-    return EXIT_OK if health.reachable and not report.failed_completely else EXIT_ERROR
+    return EXIT_OK if health.reachable and report.swapped else EXIT_ERROR
 
 
-def _run_ingest(settings: Settings, path: Path, graph: str, *, progress: bool) -> IngestReport:
+def _build(
+    settings: Settings,
+    path: Path,
+    corpus: str,
+    strategy: str,
+    *,
+    catalog: Path | None = None,
+    progress: bool,
+) -> BuildReport:
     client = GraphClient.connect(settings)
     factory = None
     if progress:
         from tqdm.auto import tqdm
 
         def factory(total: int) -> Any:
-            return tqdm(total=total, unit="file", desc=f"ingest → {graph}", file=sys.stderr)
+            return tqdm(total=total, unit="file", desc=f"ingest → {corpus}", file=sys.stderr)
 
-    return ingest_path(client, graph, path, progress=factory)
+    return build_graph(
+        client, corpus, path, strategy, settings, catalog_path=catalog, progress=factory
+    )
+
+
+def _compare(args: argparse.Namespace, settings: Settings) -> int:
+    from zehn.extract.compare import compare_strategies
+
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    client = GraphClient.connect(settings)
+    frame = compare_strategies(client, args.corpus, strategies, settings)
+    if args.json:
+        print(frame.to_json(orient="records", indent=2))
+    else:
+        columns = [
+            "strategy", "status", "edges", "precision", "recall", "f1", "fact_verbatim_rate",
+            "binding_error_rate", "flag_agreement", "ambiguous_mentions", "extraction_s",
+        ]  # fmt: skip
+        shown = frame[[c for c in columns if c in frame]].copy()
+        shown["status"] = shown["status"].str.slice(0, 70)
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", na_rep="-"))
+        predicates = [c for c in frame.columns if str(c).startswith("edges_")]
+        print("\nedges per predicate:")
+        counts = frame.set_index("strategy")[predicates]
+        print(
+            counts.rename(columns=lambda c: str(c).removeprefix("edges_")).T.to_string(
+                float_format=lambda v: f"{v:.0f}", na_rep="-"
+            )
+        )
+    return EXIT_OK
 
 
 def _graphs(args: argparse.Namespace, settings: Settings) -> int:
@@ -180,13 +236,24 @@ def _server(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
-def _print_report(report: IngestReport) -> None:
+def _print_report(build: BuildReport) -> None:
+    report = build.ingest
     types = ", ".join(f"{n} {t}" for t, n in report.documents_by_type.items()) or "none"
-    print(f"graph {report.graph}: {report.documents} documents from {report.files} files ({types})")
+    print(f"graph {build.graph}: {report.documents} documents from {report.files} files ({types})")
     print(
         f"  {report.written} written, {report.unchanged} unchanged; "
-        f"{report.sentences} sentences in {report.chunks} chunks; {report.elapsed_s:.2f} s"
+        f"{report.sentences} sentences in {report.chunks} chunks"
     )
+    if build.swapped:
+        predicates = ", ".join(f"{n} {p}" for p, n in build.edges_by_predicate.items()) or "none"
+        print(
+            f"  {build.strategy}: {build.extracted_documents} documents extracted; "
+            f"{build.entities} entities, {build.mentions} mentions "
+            f"({build.ambiguous_mentions} ambiguous), {build.edges} edges ({predicates})"
+        )
+        for note in build.notes:
+            print(f"  note: {note}")
+        print(f"  {build.elapsed_s:.2f} s")
     if report.skipped:
         print(f"  skipped {len(report.skipped)} files:")
         for skipped in report.skipped:

@@ -107,3 +107,31 @@ class EmptySource(SourceError):
 
 class EncodingError(SourceError):
     """The file is not valid UTF-8 (or the charset it declares)."""
+
+
+# --- extraction --------------------------------------------------------------
+
+
+class ExtractionError(ZehnError):
+    """An extraction strategy could not run or produced unusable output."""
+
+
+class CatalogError(ExtractionError):
+    """The entity catalog is malformed or has duplicate entries."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        self.source = source
+        self.reason = reason
+        super().__init__(f"catalog {source}: {reason}")
+
+
+class UnknownStrategy(ExtractionError):
+    """A strategy name that is not registered."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        self.name = name
+        super().__init__(f"unknown strategy {name!r}; choose one of {', '.join(known)}")
+
+
+class ModelEndpointError(ExtractionError):
+    """The LLM endpoint is not configured, unreachable, too slow, or answered nonsense."""

@@ -29,17 +29,24 @@ def _closed_port() -> int:
 def test_ingest_json_report_and_graph_listing(
     env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "a.md").write_text("# A\n\nThe indexer feeds search-api.\n", "utf-8")
+    (tmp_path / "a.md").write_text(
+        "# A\n\nThe origin-mapper feeds search-api. Then search-api calls origin-mapper.\n",
+        "utf-8",
+    )
     (tmp_path / "bad.md").write_bytes(b"\xff\xfe\xfa")
     assert main(["ingest", str(tmp_path), "--graph", graph_name, "--json"]) == EXIT_OK
     report = json.loads(capsys.readouterr().out)
-    assert report["documents_by_type"] == {"text": 1}
-    assert report["sentences"] == 2
-    assert [Path(s["path"]).name for s in report["skipped"]] == ["bad.md"]
+    assert report["graph"] == f"{graph_name}__rules"
+    assert report["ingest"]["documents_by_type"] == {"text": 1}
+    assert report["ingest"]["sentences"] == 3
+    assert [Path(s["path"]).name for s in report["ingest"]["skipped"]] == ["bad.md"]
+    assert report["edges_by_predicate"] == {"FEEDS": 1, "CALLS": 1}
 
     assert main(["graphs", "--json"]) == EXIT_OK
     graphs = {g["name"]: g for g in json.loads(capsys.readouterr().out)}
-    assert graphs[graph_name]["nodes"] == {"Document": 1, "Chunk": 1, "Sentence": 2, "Entity": 0}
+    listed = graphs[f"{graph_name}__rules"]
+    assert (listed["corpus"], listed["strategy"], listed["complete"]) == (graph_name, "rules", True)
+    assert listed["nodes"]["Sentence"] == 3 and listed["edges"]["RELATES"] == 2
 
 
 def test_ingest_text_summary_names_skipped_files(
@@ -49,7 +56,7 @@ def test_ingest_text_summary_names_skipped_files(
     (tmp_path / "empty.txt").write_text("  \n", "utf-8")
     assert main(["ingest", str(tmp_path), "--graph", graph_name, "--no-progress"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert "1 documents from 2 files (1 text)" in out
+    assert f"graph {graph_name}__rules: 1 documents from 2 files (1 text)" in out
     assert "empty.txt" in out and "skipped 1 files" in out
 
 
@@ -81,6 +88,14 @@ def test_health_json_when_up_and_when_down(
     assert main(["health", "--json"]) == EXIT_ERROR
     down = json.loads(capsys.readouterr().out)
     assert down["reachable"] is False and "GraphUnavailable" in down["error"]
+
+
+def test_unknown_strategy_is_named(
+    env: None, graph_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nok.\n", "utf-8")
+    assert main(["ingest", str(tmp_path), "--graph", graph_name, "--strategy", "magic"]) == 1
+    assert "unknown strategy 'magic'" in capsys.readouterr().err
 
 
 def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

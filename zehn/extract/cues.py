@@ -48,7 +48,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", "DEPENDS_ON", tail=r"from"),
     _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", "DEPENDS_ON"),
     _cue(r"calls?|called|calling|invokes?|invoked", "CALLS"),
-    _cue(r"sends?\s+requests|requests?", "CALLS", tail=r"to|from"),
+    _cue(r"sends?\s+(?:an?\s+)?requests?|requests?", "CALLS", tail=r"to|from"),
     _cue(r"feeds?|feeding", "FEEDS", tail=r"to|into"),
     _cue(r"affects?|affected|affecting|impacts?", "AFFECTS"),
     _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", "USES"),

@@ -26,7 +26,22 @@ _NOT_NAMES = frozenset(
     non-blocking high-level low-level open-source third-party cross-cutting
     multi-tenant single-tenant""".split()
 )
-_GENERIC = frozenset({"The", "A", "An", "This", "That", "Each", "Every", "Our", "Your", "New"})
+_GENERIC = frozenset(
+    """The A An This That Each Every Our Your New Add Added Adds Update Updated Updates Fix
+    Fixed Fixes Change Changed Changes Create Created Remove Removed Configure Configured Use
+    Bump Bumped Move Moved Set Make Enable Enabled Disable Disabled Implement Implemented
+    Refactor Refactored Upgrade Upgraded Replace Replaced Migrate Migrated Introduce See
+    Deploy Run Start Stop""".split()
+)
+# Hyphenated words that describe rather than name ("web-based", "low-criticality").
+_DESCRIPTIVE_PREFIXES = frozenset(
+    "non no multi single pre post self auto semi high low real re co cross un unless your my "
+    "start port run".split()
+)
+_DESCRIPTIVE_SUFFIXES = frozenset(
+    "based side facing world free exclusive time line stopped criticality level like ready "
+    "aware specific driven wide only disable enable forward instrumented instrumentation".split()
+)
 
 
 def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
@@ -36,11 +51,13 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     for document in documents:
         for sentence in document.sentences:
             code_like.update(
-                m.group() for m in _CODE_LIKE.finditer(sentence.text)
-                if m.group() not in _NOT_NAMES
-            )  # fmt: skip
+                m.group() for m in _CODE_LIKE.finditer(sentence.text) if _names_a_thing(m.group())
+            )
             for match in _NAMED.finditer(sentence.text):
-                name = " ".join(w for w in match.group(1).split() if w not in _GENERIC)
+                words = match.group(1).split()
+                while words and words[0] in _GENERIC:
+                    words.pop(0)
+                name = " ".join(words)
                 if name:
                     named[(name, match.group(2).lower())] += 1
     entities: dict[str, Entity] = {}
@@ -52,3 +69,15 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
         entity = Entity(name=name, kind=kind, aliases=(f"{name} {kind}",), origin="discovered")
         entities.setdefault(entity.id, entity)
     return tuple(entities.values())
+
+
+def _names_a_thing(identifier: str) -> bool:
+    """ "product-catalog" names a thing; "web-based", "gr-b" and "on-call" do not."""
+    parts = identifier.split("-")
+    return (
+        identifier not in _NOT_NAMES
+        and parts[0] not in _DESCRIPTIVE_PREFIXES
+        and parts[-1] not in _DESCRIPTIVE_SUFFIXES
+        and max(len(p) for p in parts) >= 4
+        and min(len(p) for p in parts) >= 2
+    )

@@ -162,6 +162,26 @@ class GraphClient:
         with _translated(f"copy graph {source!r}", graph=source):
             self._db.select_graph(source).copy(target)
 
+    def replace_graph(self, source: str, target: str) -> None:
+        """Atomically make ``source`` the new ``target`` (RENAME), dropping the old target.
+
+        Readers see either the old graph or the new one, never a half-built
+        one. A cluster refuses RENAME across slots; then copy and delete.
+        """
+        validate_graph_name(target)
+        if not self.graph_exists(source):
+            raise GraphNotFound(source)
+        try:
+            with _translated(f"replace graph {target!r}", graph=source):
+                self._db.connection.execute_command("RENAME", source, target)
+        except QueryError as e:
+            if "CROSSSLOT" not in str(e).upper():
+                raise
+            if self.graph_exists(target):
+                self.delete_graph(target)
+            self.copy_graph(source, target)
+            self.delete_graph(source)
+
     def delete_graph(self, graph: str) -> None:
         if not self.graph_exists(graph):
             raise GraphNotFound(graph)

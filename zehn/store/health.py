@@ -26,6 +26,9 @@ class GraphStats:
     edges: dict[str, int]
     predicates: dict[str, int] = field(default_factory=dict)
     documents_by_type: dict[str, int] = field(default_factory=dict)
+    corpus: str | None = None
+    strategy: str | None = None
+    complete: bool | None = None  # None: not built by the extraction pipeline
 
     @property
     def node_count(self) -> int:
@@ -44,6 +47,9 @@ class GraphStats:
             "edges": self.edges,
             "predicates": self.predicates,
             "documents_by_type": self.documents_by_type,
+            "corpus": self.corpus,
+            "strategy": self.strategy,
+            "complete": self.complete,
         }
 
 
@@ -71,6 +77,9 @@ class Health:
         rows = [
             {
                 "graph": g.name,
+                "corpus": g.corpus or "",
+                "strategy": g.strategy or "",
+                "complete": {True: "yes", False: "NO", None: ""}[g.complete],
                 "documents": g.nodes.get("Document", 0),
                 "sentences": g.nodes.get("Sentence", 0),
                 "entities": g.nodes.get("Entity", 0),
@@ -80,7 +89,18 @@ class Health:
             }
             for g in self.graphs
         ]
-        columns = ["graph", "documents", "sentences", "entities", "relates_edges", "nodes", "edges"]
+        columns = [
+            "graph",
+            "corpus",
+            "strategy",
+            "complete",
+            "documents",
+            "sentences",
+            "entities",
+            "relates_edges",
+            "nodes",
+            "edges",
+        ]
         return pd.DataFrame(rows, columns=columns)
 
 
@@ -108,7 +128,15 @@ def graph_stats(client: GraphClient, graph: str) -> GraphStats:
             graph, "MATCH (d:Document) RETURN d.source_type, count(d) ORDER BY d.source_type"
         ).rows
         by_type = {str(t): int(n) for t, n in rows}
-    return GraphStats(graph, nodes, edges, predicates, by_type)
+    corpus = strategy = None
+    complete: bool | None = None
+    if "Meta" in labels:
+        meta = client.read(graph, "MATCH (m:Meta) RETURN m.corpus, m.strategy, m.complete").rows
+        if meta:
+            corpus, strategy, complete = str(meta[0][0]), str(meta[0][1]), bool(meta[0][2])
+    if graph.endswith("__staging"):
+        complete = False  # a build in progress, or one that died: never a usable graph
+    return GraphStats(graph, nodes, edges, predicates, by_type, corpus, strategy, complete)
 
 
 def check_health(settings: Settings, client: GraphClient | None = None) -> Health:

@@ -1,0 +1,164 @@
+"""Strategy graphs on a real FalkorDB: isolation, atomic swap, incremental re-extraction."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from zehn.config import Settings
+from zehn.errors import CatalogError, ExtractionError, GraphNotFound, UnknownStrategy
+from zehn.extract import pipeline
+from zehn.extract.base import Progress, SourceText
+from zehn.extract.catalog import Catalog
+from zehn.extract.compare import compare_strategies
+from zehn.extract.model import Extraction
+from zehn.extract.pipeline import build_graph, resolve_graph
+from zehn.store.client import GraphClient
+
+pytestmark = pytest.mark.integration
+SAMPLE = REPO / "data" / "sample"
+
+
+def _snapshot(client: GraphClient, graph: str) -> list[tuple[object, ...]]:
+    rows = client.read(
+        graph,
+        "MATCH (a:Entity)-[r:RELATES]->(b:Entity) "
+        "RETURN r.key, a.id, r.rel_type, b.id, r.sentence_id ORDER BY r.key",
+    ).rows
+    return list(rows)
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    (corpus / "sources").mkdir(parents=True)
+    shutil.copy(SAMPLE / "catalog.yaml", corpus / "catalog.yaml")
+    (corpus / "sources" / "a.md").write_text(
+        "# A\n\nThe indexer feeds search-api. origin-mapper affects indexer.\n", "utf-8"
+    )
+    (corpus / "sources" / "b.md").write_text(
+        "# B\n\nweb-frontend depends on search-api.\n", "utf-8"
+    )
+    return corpus
+
+
+def test_every_edge_points_at_a_stored_sentence_and_its_mentions(
+    client: GraphClient, graph_name: str
+) -> None:
+    report = build_graph(client, graph_name, SAMPLE, "rules")
+    assert report.graph == f"{graph_name}__rules" and report.swapped
+    rows = client.read(
+        report.graph,
+        "MATCH (a:Entity)-[r:RELATES]->(b:Entity), (s:Sentence {id: r.sentence_id}), "
+        "(d:Document {id: r.doc_id}) RETURN r, s.start, s.end, d.text",
+    ).rows
+    assert len(rows) == report.edges > 80
+    for edge, start, end, doc_text in rows:
+        assert (edge["start"], edge["end"]) == (start, end)
+        assert edge["fact"] == doc_text[start:end]
+        assert start <= edge["subject_start"] < edge["subject_end"] <= end
+        assert start <= edge["object_start"] < edge["object_end"] <= end
+    assert client.graph_exists(f"{graph_name}__rules__staging") is False
+
+
+def test_a_strategy_never_touches_another_strategys_graph(
+    client: GraphClient, graph_name: str
+) -> None:
+    build_graph(client, graph_name, SAMPLE, "rules")
+    before = _snapshot(client, f"{graph_name}__rules")
+    build_graph(client, graph_name, SAMPLE, "cooccurrence")
+    assert _snapshot(client, f"{graph_name}__rules") == before
+    assert len(_snapshot(client, f"{graph_name}__cooccurrence")) > len(before)
+
+
+class _Exploding:
+    name = "rules"
+    version = "boom"
+
+    def extract(
+        self,
+        documents: Sequence[SourceText],
+        catalog: Catalog | None,
+        settings: Settings,
+        progress: Progress | None = None,
+    ) -> Extraction:
+        raise ExtractionError("the model endpoint went away halfway")
+
+
+def test_a_failed_build_leaves_the_live_graph_as_it_was(
+    client: GraphClient, graph_name: str, small_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_graph(client, graph_name, small_corpus, "rules")
+    before = _snapshot(client, f"{graph_name}__rules")
+    (small_corpus / "sources" / "c.md").write_text("# C\n\nbilling calls auth-gateway.\n", "utf-8")
+    monkeypatch.setitem(pipeline.STRATEGIES, "rules", _Exploding)
+    with pytest.raises(ExtractionError, match="went away"):
+        build_graph(client, graph_name, small_corpus, "rules")
+    assert _snapshot(client, f"{graph_name}__rules") == before
+    assert client.read(f"{graph_name}__rules", "MATCH (d:Document) RETURN count(d)").scalar() == 2
+    assert f"{graph_name}__rules__staging" not in client.list_graphs()
+
+
+def test_a_bad_catalog_or_strategy_writes_nothing(
+    client: GraphClient, graph_name: str, small_corpus: Path
+) -> None:
+    (small_corpus / "catalog.yaml").write_text(
+        "entities:\n- {name: a, kind: service}\n- {name: a, kind: service}\n", "utf-8"
+    )
+    with pytest.raises(CatalogError, match="duplicates entry 1"):
+        build_graph(client, graph_name, small_corpus, "rules")
+    with pytest.raises(UnknownStrategy, match="choose one of rules, cooccurrence, llm"):
+        build_graph(client, graph_name, small_corpus, "magic")
+    assert not [g for g in client.list_graphs() if g.startswith(graph_name)]
+
+
+def test_only_changed_documents_are_re_extracted_and_keys_are_stable(
+    client: GraphClient, graph_name: str, small_corpus: Path
+) -> None:
+    first = build_graph(client, graph_name, small_corpus, "rules")
+    before = {row[0]: row for row in _snapshot(client, first.graph)}
+    (small_corpus / "sources" / "b.md").write_text(
+        "# B\n\nweb-frontend calls search-api.\n", "utf-8"
+    )
+    second = build_graph(client, graph_name, small_corpus, "rules")
+    assert second.extracted_documents == 1
+    after = {row[0]: row for row in _snapshot(client, second.graph)}
+    kept = {k for k, row in before.items() if str(row[4]).startswith("doc/a-md")}
+    assert kept and kept <= set(after)
+    assert {row[2] for row in after.values() if str(row[4]).startswith("doc/b-md")} == {"CALLS"}
+    third = build_graph(client, graph_name, small_corpus, "rules", rebuild=True)
+    assert third.extracted_documents == 2
+    assert {row[0] for row in _snapshot(client, third.graph)} == set(after)
+
+
+def test_graph_names_resolve_from_the_corpus_name_when_unambiguous(
+    client: GraphClient, graph_name: str, small_corpus: Path
+) -> None:
+    build_graph(client, graph_name, small_corpus, "rules")
+    assert resolve_graph(client, graph_name) == f"{graph_name}__rules"
+    assert resolve_graph(client, f"{graph_name}__rules") == f"{graph_name}__rules"
+    build_graph(client, graph_name, small_corpus, "cooccurrence")
+    with pytest.raises(GraphNotFound, match="ambiguous"):
+        resolve_graph(client, graph_name)
+    with pytest.raises(GraphNotFound):
+        resolve_graph(client, f"{graph_name}_nope")
+
+
+def test_comparison_on_the_sample_meets_the_rules_targets(
+    client: GraphClient, graph_name: str
+) -> None:
+    frame = compare_strategies(
+        client, SAMPLE, ["rules", "cooccurrence", "llm"], Settings(home=client.settings.home),
+        corpus=graph_name,
+    ).set_index("strategy")  # fmt: skip
+    rules, noisy, llm = frame.loc["rules"], frame.loc["cooccurrence"], frame.loc["llm"]
+    assert rules["precision"] >= 0.9 and rules["recall"] >= 0.8
+    assert rules["fact_verbatim_rate"] == 1.0
+    assert noisy["precision"] < rules["precision"] and noisy["fact_verbatim_rate"] < 0.5
+    assert noisy["binding_error_rate"] > rules["binding_error_rate"]
+    assert str(llm["status"]).startswith("not run") and "OPENAI_BASE_URL" in str(llm["status"])
+    assert llm[[c for c in frame.columns if str(c).startswith("edges_")]].isna().all()

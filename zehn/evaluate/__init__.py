@@ -1,0 +1,1 @@
+"""Gold labels and the metrics computed against them."""

@@ -1,0 +1,85 @@
+"""Gold labels of a corpus folder: ``gold/relations.yaml`` and ``gold/questions.yaml``.
+
+Names in gold are catalog names; where one name has several kinds
+("Redwood Inference") an optional ``subject_kind`` / ``object_kind`` says
+which. Without it, any entity of that name matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from zehn.errors import ZehnError
+from zehn.extract.catalog import Catalog
+from zehn.extract.model import entity_id
+
+GRADES = ("source-supported", "inferred-assumption", "insufficient-evidence")
+
+
+class GoldError(ZehnError):
+    """A gold file is missing, malformed or refers to unknown entities."""
+
+
+@dataclass(frozen=True)
+class GoldRelation:
+    subject: str
+    predicate: str
+    object: str
+    sentence: str
+    quote: str
+    grade: str
+    subject_kind: str | None = None
+    object_kind: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """The sentence states the predicate (asserted, or negated/hedged)."""
+        return self.grade != "inferred-assumption"
+
+
+def load_relations(path: Path) -> tuple[GoldRelation, ...]:
+    entries = _entries(path, "relations")
+    relations = []
+    for index, entry in enumerate(entries, start=1):
+        try:
+            relation = GoldRelation(
+                subject=str(entry["subject"]),
+                predicate=str(entry["predicate"]),
+                object=str(entry["object"]),
+                sentence=str(entry["sentence"]),
+                quote=str(entry["quote"]),
+                grade=str(entry["grade"]),
+                subject_kind=entry.get("subject_kind"),
+                object_kind=entry.get("object_kind"),
+            )
+        except (KeyError, TypeError, AttributeError) as e:
+            raise GoldError(f"{path}: relation {index} lacks {e}") from e
+        if relation.grade not in GRADES:
+            raise GoldError(f"{path}: relation {index} has grade {relation.grade!r}")
+        relations.append(relation)
+    return tuple(relations)
+
+
+def entity_ids(catalog: Catalog | None, name: str, kind: str | None) -> frozenset[str]:
+    """Entity ids a gold name may stand for (all kinds of that name unless one is given)."""
+    if kind is not None:
+        return frozenset({entity_id(kind, name)})
+    if catalog is None:
+        return frozenset()
+    return frozenset(e.id for e in catalog.entities if e.name == name)
+
+
+def _entries(path: Path, key: str) -> list[Mapping[str, Any]]:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise GoldError(f"{path}: cannot read gold file: {e}") from e
+    entries = data.get(key) if isinstance(data, Mapping) else None
+    if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
+        raise GoldError(f"{path}: expected a `{key}:` list of mappings")
+    return entries
