@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import REPO
+from tests.fakes.openai_server import Reply, fake_openai
 from zehn.config import Settings
-from zehn.errors import CatalogError, ExtractionError, GraphNotFound, UnknownStrategy
+from zehn.errors import (
+    CatalogError,
+    ExtractionError,
+    GraphNotFound,
+    ModelEndpointError,
+    UnknownStrategy,
+)
 from zehn.extract import pipeline
 from zehn.extract.base import Progress, SourceText
 from zehn.extract.catalog import Catalog
@@ -162,3 +171,50 @@ def test_comparison_on_the_sample_meets_the_rules_targets(
     assert noisy["binding_error_rate"] > rules["binding_error_rate"]
     assert str(llm["status"]).startswith("not run") and "OPENAI_BASE_URL" in str(llm["status"])
     assert llm[[c for c in frame.columns if str(c).startswith("edges_")]].isna().all()
+
+
+def _llm_reply(body: dict[str, Any]) -> str | Reply:
+    """A model that paraphrases: indexer FEEDS search-api, web-frontend DEPENDS_ON search-api."""
+    prompt = body["messages"][-1]["content"]
+    relationships = []
+    if "The indexer feeds search-api." in prompt:
+        relationships.append(
+            {"source": "indexer", "target": "search-api", "type": "FEEDS",
+             "description": "Fresh index data flows from the indexer into search-api."}
+        )  # fmt: skip
+    if "web-frontend depends on search-api." in prompt:
+        relationships.append(
+            {"source": "web-frontend", "target": "search-api", "type": "DEPENDS_ON",
+             "description": "The frontend needs search-api."}
+        )  # fmt: skip
+    return json.dumps({"entities": [], "relationships": relationships})
+
+
+def test_llm_strategy_builds_its_own_graph_and_a_dead_endpoint_changes_nothing(
+    client: GraphClient, graph_name: str, small_corpus: Path
+) -> None:
+    with fake_openai(_llm_reply) as fake:
+        settings = Settings(
+            home=client.settings.home, openai_base_url=fake.base_url, openai_model="fake-1"
+        )
+        report = build_graph(client, graph_name, small_corpus, "llm", settings)
+    assert report.graph == f"{graph_name}__llm"
+    rows = client.read(
+        report.graph,
+        "MATCH (a:Entity)-[r:RELATES]->(b:Entity), (s:Sentence {id: r.sentence_id}) "
+        "RETURN a.id, r.rel_type, b.id, r.fact, s.text ORDER BY r.rel_type",
+    ).rows
+    assert [(a, p, b, text) for a, p, b, _, text in rows] == [
+        ("service:web-frontend", "DEPENDS_ON", "service:search-api",
+         "web-frontend depends on search-api."),
+        ("service:indexer", "FEEDS", "service:search-api", "The indexer feeds search-api."),
+    ]  # fmt: skip
+    assert all(fact not in text for _, _, _, fact, text in rows)  # kept, never a quote
+    before = _snapshot(client, report.graph)
+    (small_corpus / "sources" / "c.md").write_text("# C\n\nbilling calls auth-gateway.\n", "utf-8")
+    with fake_openai([Reply(status=500)] * 10) as broken:
+        settings = settings.with_changes(openai_base_url=broken.base_url)
+        with pytest.raises(ModelEndpointError):
+            build_graph(client, graph_name, small_corpus, "llm", settings)
+    assert _snapshot(client, report.graph) == before
+    assert not client.graph_exists(f"{report.graph}__staging")

@@ -85,3 +85,11 @@ def test_every_sentence_is_an_exact_slice(doc: str) -> None:
         assert s.text == s.text.strip()
         assert s.start >= previous_end
         previous_end = s.end
+
+
+def test_a_code_like_identifier_can_start_a_sentence() -> None:
+    doc = "The indexer feeds search-api. origin-mapper affects indexer. but a plain word does not."
+    assert texts(doc) == [
+        "The indexer feeds search-api.",
+        "origin-mapper affects indexer. but a plain word does not.",
+    ]

@@ -22,6 +22,8 @@ _SINGLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|\|)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LEADING_MARKER = re.compile(r"(?:\s*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>+|\|)\s*)+")
 _HAS_WORD = re.compile(r"\w")
+# "… search-api. origin-mapper affects indexer.": an identifier may start a sentence.
+_CODE_LIKE_START = re.compile(r"[a-z][a-z0-9]*[-_][a-z0-9]")
 _ABBREVIATIONS = frozenset(
     {
         "e.g", "i.e", "etc", "vs", "cf", "approx", "dept", "est", "fig", "inc", "ltd",
@@ -144,7 +146,8 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
     if j >= end:
         return True
     following = text[j]
-    if not (following.isupper() or following.isdigit() or following in "\"'“‘([`*_"):
+    starts_sentence = following.isupper() or following.isdigit() or following in "\"'“‘([`*_"
+    if not starts_sentence and not _CODE_LIKE_START.match(text, j, end):
         return False
     if text[i] == ".":
         word = re.search(r"([A-Za-z.]+)$", text[max(0, i - 12) : i])
