@@ -16,7 +16,13 @@ from typing import Any
 from zehn.config import Settings
 from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.errors import ZehnError
-from zehn.extract.pipeline import DEFAULT_STRATEGY, STRATEGIES, BuildReport, build_graph
+from zehn.extract.pipeline import (
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    BuildReport,
+    build_graph,
+    resolve_graph,
+)
 from zehn.store.client import GraphClient
 from zehn.store.health import Health, check_health
 from zehn.store.server import ManagedServer
@@ -200,11 +206,13 @@ def _graph(args: argparse.Namespace, settings: Settings) -> int:
         client.create_graph(args.name)
         print(f"created graph {args.name}")
     elif args.action == "copy":
-        client.copy_graph(args.source, args.target)
-        print(f"copied graph {args.source} to {args.target}")
+        source = resolve_graph(client, args.source)
+        client.copy_graph(source, args.target)
+        print(f"copied graph {source} to {args.target}")
     else:
-        client.delete_graph(args.name)
-        print(f"deleted graph {args.name}")
+        name = resolve_graph(client, args.name)
+        client.delete_graph(name)
+        print(f"deleted graph {name}")
     return EXIT_OK
 
 

@@ -64,9 +64,13 @@ def _key(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def _is_weak(form: str, entity: Entity) -> bool:
-    """A single capitalised word that is not the entity's own name ("Search", "Web")."""
+    """A single capitalised word that may also be a plain word ("Search", "Web", "Cart").
+
+    A catalog entity's own name is trusted in any case; a discovered one is not.
+    """
     words = tokens(form)
-    return len(words) == 1 and form[:1].isupper() and form.lower() != entity.name.lower()
+    own_name = form.lower() == entity.name.lower() and entity.origin == "catalog"
+    return len(words) == 1 and form[:1].isupper() and not own_name
 
 
 class Binder:
@@ -126,6 +130,8 @@ class Binder:
             end = window[-1].end
             if _JOINER.match(text, end):
                 continue  # "search-api-v2" is not "search-api"
+            if _in_path(text, window[0].start, end):
+                continue  # ".../opentelemetry-demo/pull/1" names a URL, not the entity
             usable = [f for f in forms if not f.case_sensitive or _same_case(window, f.text)]
             if usable and all(f.case_sensitive for f in usable) and window[0].start == 0:
                 continue  # "Search results …": a capitalised word opening a sentence
@@ -205,6 +211,12 @@ def _contiguous(text: str, window: list[_Token]) -> bool:
         if len(gap) > 2 or "\n" in gap or any(c not in " -_\u2010\u2011" for c in gap):
             return False
     return True
+
+
+def _in_path(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    return (before in "/.\\" and before != "") or after == "/"
 
 
 def _same_case(window: list[_Token], form: str) -> bool:
