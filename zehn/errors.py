@@ -133,5 +133,50 @@ class UnknownStrategy(ExtractionError):
         super().__init__(f"unknown strategy {name!r}; choose one of {', '.join(known)}")
 
 
-class ModelEndpointError(ExtractionError):
+# --- models, retrieval, policy -------------------------------------------------
+
+
+class ModelError(ZehnError):
+    """A model (offline or remote) could not produce a usable next step."""
+
+
+class ModelEndpointError(ExtractionError, ModelError):
     """The LLM endpoint is not configured, unreachable, too slow, or answered nonsense."""
+
+
+class ModelOutputError(ModelError):
+    """The model answered, but not in a shape we accept (malformed tool-call JSON, …)."""
+
+
+class PolicyError(ZehnError):
+    """A traversal policy file is missing or malformed."""
+
+
+class RetrievalError(ZehnError):
+    """A named-query call was refused before reaching the database."""
+
+
+class UnknownQuery(RetrievalError):
+    """A query name that is not on the whitelist."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        self.name = name
+        super().__init__(f"query {name!r} is not on the whitelist ({', '.join(known)})")
+
+
+class InvalidParameters(RetrievalError):
+    """Parameters that do not match a named query's specification."""
+
+
+class UnknownPredicate(RetrievalError):
+    """A predicate the graph does not contain: never an empty result."""
+
+    def __init__(self, predicate: str, graph: str, known: tuple[str, ...]) -> None:
+        self.predicate = predicate
+        super().__init__(
+            f"graph {graph!r} has no {predicate!r} edges (it has: {', '.join(known) or 'none'})"
+        )
+
+
+class PredicateNotAllowed(RetrievalError):
+    """The active policy does not let this predicate be traversed."""

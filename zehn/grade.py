@@ -1,0 +1,235 @@
+"""The path grader: each hop is judged against its own sentence (ARCHITECTURE §5).
+
+- insufficient evidence: the sentence negates the relation, states it as a
+  plan, hypothesis or question, or does not mention both entities (or names a
+  namesake: the customer "Redwood Inference Ltd." is not the service);
+- inferred assumption: it mentions both but does not state the relation;
+- source-supported: it mentions both and states the relation, indicatively.
+
+The grader re-reads the sentence itself with the catalog's names and the cue
+lexicon; it trusts no extractor (the ``cooccurrence`` strategy's edges are
+exactly what it must catch). A hop backed by several sentences takes the best
+grade among them; a path is supported only if every hop is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zehn.corpus.model import Sentence
+from zehn.extract.binding import Binder
+from zehn.extract.model import Entity, Mention
+from zehn.extract.rules import sentence_edges
+
+_SPECULATIVE = re.compile(r"^\s*if\b|\b(?:might|would|could|may)\b", re.IGNORECASE)
+SUPPORTED = "source-supported"
+INFERRED = "inferred-assumption"
+INSUFFICIENT = "insufficient-evidence"
+_RANK = {SUPPORTED: 2, INFERRED: 1, INSUFFICIENT: 0}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One edge and the sentence it came from, as the ``edges_by_keys`` query returns it."""
+
+    key: str
+    source: str
+    rel_type: str
+    target: str
+    sentence_id: str
+    text: str
+    start: int
+    document: str
+    title: str = ""
+    source_type: str = ""
+    date: str | None = None
+    negated: bool = False
+    hedged: bool = False
+    fact: str = ""
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Evidence:
+        return cls(
+            key=str(row["key"]),
+            source=str(row["source"]),
+            rel_type=str(row["rel_type"]),
+            target=str(row["target"]),
+            sentence_id=str(row["sentence_id"]),
+            text=str(row["text"]),
+            start=int(row["start"]),
+            document=str(row["document"]),
+            title=str(row.get("title") or ""),
+            source_type=str(row.get("source_type") or ""),
+            date=row.get("date"),
+            negated=bool(row.get("negated")),
+            hedged=bool(row.get("hedged")),
+            fact=str(row.get("fact") or ""),
+        )
+
+
+@dataclass(frozen=True)
+class Grade:
+    label: str
+    reason: str
+    evidence: Evidence
+    source_span: tuple[int, int] | None = None
+    target_span: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class GradedHop:
+    """(source)-[rel_type]->(target) with its best sentence and every alternative."""
+
+    source: str
+    rel_type: str
+    target: str
+    best: Grade
+    alternatives: tuple[Grade, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.best.label
+
+    @property
+    def sentence_ids(self) -> tuple[str, ...]:
+        return tuple(g.evidence.sentence_id for g in (self.best, *self.alternatives))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "rel_type": self.rel_type,
+            "target": self.target,
+            "sentence_id": self.best.evidence.sentence_id,
+            "quote": self.best.evidence.text,
+            "label": self.label,
+            "reason": self.best.reason,
+            "key": self.best.evidence.key,
+            "other_sentences": [
+                {"sentence_id": g.evidence.sentence_id, "label": g.label, "reason": g.reason}
+                for g in self.alternatives
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class GradedPath:
+    """Entities in walk order and the hops between them."""
+
+    nodes: tuple[str, ...]
+    hops: tuple[GradedHop, ...]
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return path_label([h.label for h in self.hops])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "nodes": list(self.nodes),
+            "hops": [h.to_dict() for h in self.hops],
+        }
+
+
+def path_label(labels: Iterable[str]) -> str:
+    labels = list(labels)
+    if labels and all(label == SUPPORTED for label in labels):
+        return SUPPORTED
+    if INSUFFICIENT in labels or not labels:
+        return INSUFFICIENT
+    return INFERRED
+
+
+class Grader:
+    """Grades hops using the graph's own entities (names, aliases, kinds, namesakes)."""
+
+    def __init__(self, entities: Sequence[Entity]) -> None:
+        self.entities = {e.id: e for e in entities}
+        self._binder = Binder(list(self.entities.values()))
+
+    def grade(self, evidence: Evidence) -> Grade:
+        sentence = Sentence(
+            evidence.document, evidence.text, evidence.start, evidence.start + len(evidence.text)
+        )
+        mentions = self._binder.bind(sentence)
+        source, source_problem = self._find(evidence.source, mentions)
+        target, target_problem = self._find(evidence.target, mentions)
+        if source_problem or target_problem:
+            return Grade(INSUFFICIENT, source_problem or target_problem or "", evidence)
+        assert source is not None and target is not None
+        spans = ((source.start, source.end), (target.start, target.end))
+        stated = [
+            e
+            for e in sentence_edges(sentence, mentions, "grader")[0]
+            if (e.subject, e.rel_type, e.object)
+            == (evidence.source, evidence.rel_type, evidence.target)
+        ]
+        name_a, name_b = self._name(evidence.source), self._name(evidence.target)
+        claim = f"{name_a} {evidence.rel_type} {name_b}"
+        if evidence.negated or any(e.negated for e in stated):
+            return Grade(INSUFFICIENT, f"the sentence negates {claim}", evidence, *spans)
+        if evidence.hedged or any(e.hedged for e in stated):
+            return Grade(
+                INSUFFICIENT,
+                f"the sentence states {claim} only as a plan, question, condition or hearsay",
+                evidence,
+                *spans,
+            )
+        if stated:
+            return Grade(
+                SUPPORTED, f"the sentence states {claim} (cue {stated[0].cue!r})", evidence, *spans
+            )
+        if evidence.text.rstrip(" \"'”’)").endswith(("?", "？")):
+            return Grade(INSUFFICIENT, f"the sentence only asks whether {claim}", evidence, *spans)
+        if _SPECULATIVE.search(evidence.text):
+            return Grade(
+                INSUFFICIENT,
+                f"the sentence is conditional or speculative and does not state {claim}",
+                evidence,
+                *spans,
+            )
+        return Grade(
+            INFERRED,
+            f"the sentence mentions {name_a} and {name_b} but does not state {evidence.rel_type}",
+            evidence,
+            *spans,
+        )
+
+    def grade_hop(self, evidence: Sequence[Evidence]) -> GradedHop:
+        grades = sorted(
+            (self.grade(e) for e in evidence),
+            key=lambda g: (_RANK[g.label], g.evidence.date or "", g.evidence.sentence_id),
+            reverse=True,
+        )
+        first = evidence[0]
+        return GradedHop(first.source, first.rel_type, first.target, grades[0], tuple(grades[1:]))
+
+    def _find(
+        self, entity_id: str, mentions: Sequence[Mention]
+    ) -> tuple[Mention | None, str | None]:
+        name = self._name(entity_id)
+        for mention in mentions:
+            if mention.entity_id == entity_id:
+                return mention, None
+        for mention in mentions:
+            if entity_id in mention.candidates:
+                kinds = ", ".join(
+                    sorted(self.entities[c].kind for c in mention.candidates if c in self.entities)
+                )
+                return None, f"{mention.surface!r} in the sentence could be any of: {kinds}"
+        entity = self.entities.get(entity_id)
+        for mention in mentions:
+            other = self.entities.get(mention.entity_id or "")
+            if entity and other and other.name.lower() == entity.name.lower():
+                return None, (
+                    f"the sentence names the {other.kind} {mention.surface!r}, "
+                    f"not the {entity.kind} {entity.name}"
+                )
+        return None, f"the sentence does not mention {name}"
+
+    def _name(self, entity_id: str) -> str:
+        entity = self.entities.get(entity_id)
+        return entity.name if entity else entity_id

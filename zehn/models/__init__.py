@@ -1,0 +1,1 @@
+"""Models propose named-query calls and draft answers; the engine never trusts them."""

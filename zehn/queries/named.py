@@ -1,0 +1,183 @@
+"""The whitelist. Every query is read-only and parameterised; policy predicates are passed
+by the engine (``$reverse``, ``$forward``, ``$predicates``), never chosen by a model.
+
+Impact is directional per predicate: with ``impact: reverse`` (A DEPENDS_ON B)
+a change to B reaches A, so the walk goes against the edge; with ``forward``
+(A FEEDS B) it goes along it. Upstream dependencies walk the opposite way.
+"""
+
+from __future__ import annotations
+
+from zehn.errors import UnknownQuery
+from zehn.extract.model import PREDICATES
+from zehn.queries.spec import NamedQuery, ParamSpec
+
+ENTITY_ID = ParamSpec(
+    "entity_id", "string", "entity id as returned by resolve_entity", max_length=200
+)
+DEPTH = ParamSpec("depth", "integer", "number of hops, 1 to 3", minimum=1, maximum=3)
+MAX_PATH_ROWS = 2000
+
+# One hop of an impact walk from node x over edge r: against reverse edges, along forward ones.
+_DOWN = "((r{i}.rel_type IN $reverse AND endNode(r{i}) = {x}) OR (r{i}.rel_type IN $forward AND startNode(r{i}) = {x}))"
+_UP = "((r{i}.rel_type IN $reverse AND startNode(r{i}) = {x}) OR (r{i}.rel_type IN $forward AND endNode(r{i}) = {x}))"
+
+
+def _walk(step: str, depth: int) -> str:
+    nodes = ["s"] + [f"n{i}" for i in range(1, depth + 1)]
+    pattern = "(s:Entity {id: $entity_id})" + "".join(
+        f"-[r{i}:RELATES]-({nodes[i]}:Entity)" for i in range(1, depth + 1)
+    )
+    conditions = [step.format(i=i, x=nodes[i - 1]) for i in range(1, depth + 1)]
+    conditions += [f"{a} <> {b}" for j, b in enumerate(nodes) for a in nodes[:j]]
+    keys = ", ".join(f"r{i}.key" for i in range(1, depth + 1))
+    ids = ", ".join(nodes)
+    return (
+        f"MATCH {pattern} WHERE {' AND '.join(conditions)} "
+        f"RETURN [x IN [{ids}] | x.id] AS nodes, [{keys}] AS keys LIMIT {MAX_PATH_ROWS}"
+    )
+
+
+QUERIES: dict[str, NamedQuery] = {
+    q.name: q
+    for q in (
+        NamedQuery(
+            "find_entities",
+            "Entities whose name or alias occurs in a piece of text (e.g. the question).",
+            (ParamSpec("text", "string", "text to look for entity names in"),),
+            "MATCH (e:Entity) WITH e, toLower($text) AS t "
+            "WHERE t CONTAINS toLower(e.name) OR any(a IN coalesce(e.aliases, []) WHERE t CONTAINS toLower(a)) "
+            "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases "
+            "ORDER BY id LIMIT 100",
+        ),
+        NamedQuery(
+            "resolve_entity",
+            "All identities (entity id, kind) that a name or alias refers to, with sentences mentioning each.",
+            (
+                ParamSpec(
+                    "name", "string", "a name as written, e.g. 'Redwood Inference'", max_length=200
+                ),
+            ),
+            "MATCH (e:Entity) WHERE toLower(e.name) = toLower($name) "
+            "OR any(a IN coalesce(e.aliases, []) WHERE toLower(a) = toLower($name)) "
+            "OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(s:Sentence) WHERE m.ambiguous = false "
+            "WITH e, s ORDER BY s.id "
+            "WITH e, collect(s.id)[0..3] AS evidence "
+            "RETURN e.id AS id, e.name AS name, e.kind AS kind, e.owner AS owner, evidence ORDER BY id",
+        ),
+        NamedQuery(
+            "downstream_impact",
+            "What is at risk if the entity changes: entities reached by walking the active policy's "
+            "traversable predicates in their impact direction, up to depth hops.",
+            (ENTITY_ID, DEPTH),
+            variants={d: _walk(_DOWN, d) for d in (1, 2, 3)},
+            returns_paths=True,
+        ),
+        NamedQuery(
+            "upstream_dependencies",
+            "What the entity depends on: entities whose change would reach it, up to depth hops, "
+            "over the active policy's traversable predicates.",
+            (ENTITY_ID, DEPTH),
+            variants={d: _walk(_UP, d) for d in (1, 2, 3)},
+            returns_paths=True,
+        ),
+        NamedQuery(
+            "neighbours",
+            "Direct edges of an entity. Without a predicate: the policy's traversable predicates; "
+            "with one: that predicate only (a direct lookup, not a walk).",
+            (
+                ENTITY_ID,
+                ParamSpec("predicate", "string", "one predicate", required=False, enum=PREDICATES),
+                ParamSpec(
+                    "direction",
+                    "string",
+                    "out: entity is the subject; in: the object",
+                    required=False,
+                    enum=("out", "in", "both"),
+                    default="both",
+                ),
+            ),
+            "MATCH (s:Entity {id: $entity_id})-[r:RELATES]-(n:Entity) "
+            "WHERE r.rel_type IN $predicates AND ($direction = 'both' "
+            "OR ($direction = 'out' AND startNode(r) = s) OR ($direction = 'in' AND endNode(r) = s)) "
+            f"RETURN [startNode(r).id, endNode(r).id] AS nodes, [r.key] AS keys LIMIT {MAX_PATH_ROWS}",
+            returns_paths=True,
+        ),
+        NamedQuery(
+            "mentions",
+            "Sentences that mention the entity (unambiguously), with their documents.",
+            (
+                ENTITY_ID,
+                ParamSpec("limit", "integer", "at most this many", False, 1, 50, default=10),
+            ),
+            "MATCH (e:Entity {id: $entity_id})-[m:MENTIONED_IN]->(s:Sentence) WHERE m.ambiguous = false "
+            "MATCH (d:Document {id: s.doc_id}) "
+            "RETURN s.id AS sentence_id, s.text AS text, m.start AS start, m.end AS end, "
+            "d.id AS document, d.title AS title, d.source_type AS source_type, "
+            "coalesce(d.updated_at, d.created_at) AS date ORDER BY date, sentence_id LIMIT $limit",
+        ),
+        NamedQuery(
+            "edge_evidence",
+            "One edge by its key: predicate, both entities, its sentence and document.",
+            (ParamSpec("key", "string", "the edge key", max_length=64),),
+            "MATCH (a:Entity)-[r:RELATES {key: $key}]->(b:Entity) "
+            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, r.key AS key, "
+            "s.id AS sentence_id, s.text AS text, d.id AS document, d.title AS title",
+        ),
+        NamedQuery(
+            "sentence",
+            "One sentence by id, with its document's title, type, date and URI.",
+            (ParamSpec("sentence_id", "string", "a sentence id", max_length=400),),
+            "MATCH (s:Sentence {id: $sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
+            "d.id AS document, d.title AS title, d.source_type AS source_type, d.uri AS uri, "
+            "coalesce(d.updated_at, d.created_at) AS date",
+        ),
+        # --- run by the engine itself -------------------------------------------------
+        NamedQuery(
+            "edges_by_keys",
+            "Evidence of edges: predicate, endpoints, flags, sentence, document.",
+            (ParamSpec("keys", "string_list", "edge keys"),),
+            "UNWIND $keys AS k MATCH (a:Entity)-[r:RELATES {key: k}]->(b:Entity) "
+            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "RETURN r.key AS key, a.id AS source, r.rel_type AS rel_type, b.id AS target, "
+            "r.negated AS negated, r.hedged AS hedged, r.fact AS fact, "
+            "s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
+            "d.id AS document, d.title AS title, d.source_type AS source_type, "
+            "coalesce(d.updated_at, d.created_at) AS date",
+            internal=True,
+        ),
+        NamedQuery(
+            "entities_by_ids",
+            "Entities with names, kinds and aliases.",
+            (ParamSpec("ids", "string_list", "entity ids"),),
+            "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
+            "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
+            "coalesce(e.origin, 'catalog') AS origin",
+            internal=True,
+        ),
+        NamedQuery(
+            "namesakes",
+            "Entities sharing a name with the given ones (to detect a mention bound to a namesake).",
+            (ParamSpec("names", "string_list", "entity names"),),
+            "UNWIND $names AS n MATCH (e:Entity) WHERE toLower(e.name) = toLower(n) "
+            "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
+            "coalesce(e.origin, 'catalog') AS origin",
+            internal=True,
+        ),
+        NamedQuery(
+            "graph_predicates",
+            "The predicates present in the graph.",
+            (),
+            "MATCH ()-[r:RELATES]->() RETURN DISTINCT r.rel_type AS rel_type ORDER BY rel_type",
+            internal=True,
+        ),
+    )
+}
+
+
+def get_query(name: str) -> NamedQuery:
+    if name not in QUERIES:
+        raise UnknownQuery(name, tuple(q for q, spec in QUERIES.items() if not spec.internal))
+    return QUERIES[name]

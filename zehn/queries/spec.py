@@ -1,0 +1,121 @@
+"""A named query is data: description, typed and bounded parameters, read-only Cypher.
+
+Parameters are validated here, before anything reaches the database: types,
+bounds, enums, lengths, and no control characters (a NUL cannot even be
+encoded by the client). Depth selects one of fixed Cypher variants; values are
+never formatted into Cypher text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from zehn.errors import InvalidParameters
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_STRING = 500
+MAX_LIST = 500
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    type: str  # "string" | "integer" | "string_list"
+    description: str
+    required: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int = MAX_STRING
+    enum: tuple[str, ...] = ()
+    default: Any = None
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"description": self.description}
+        if self.type == "integer":
+            schema.update(type="integer", minimum=self.minimum, maximum=self.maximum)
+        elif self.type == "string_list":
+            schema.update(type="array", items={"type": "string"}, maxItems=MAX_LIST)
+        else:
+            schema.update(type="string", maxLength=self.max_length)
+            if self.enum:
+                schema["enum"] = list(self.enum)
+        return {k: v for k, v in schema.items() if v is not None}
+
+    def check(self, query: str, value: Any) -> Any:
+        where = f"{query}.{self.name}"
+        if self.type == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidParameters(f"{where} must be an integer, not {value!r}")
+            low = self.minimum if self.minimum is not None else value
+            high = self.maximum if self.maximum is not None else value
+            if not low <= value <= high:
+                raise InvalidParameters(f"{where} must be between {low} and {high}, not {value}")
+            return value
+        if self.type == "string_list":
+            if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
+                raise InvalidParameters(f"{where} must be a list of at most {MAX_LIST} strings")
+            return [_string(where, v, self.max_length) for v in value]
+        text = _string(where, value, self.max_length)
+        if self.enum and text not in self.enum:
+            raise InvalidParameters(f"{where} must be one of {', '.join(self.enum)}, not {text!r}")
+        return text
+
+
+def _string(where: str, value: Any, max_length: int) -> str:
+    if not isinstance(value, str):
+        raise InvalidParameters(f"{where} must be a string, not {type(value).__name__}")
+    if not value.strip():
+        raise InvalidParameters(f"{where} must not be empty")
+    if len(value) > max_length:
+        raise InvalidParameters(f"{where} is longer than {max_length} characters")
+    if _CONTROL.search(value):
+        raise InvalidParameters(f"{where} contains control characters")
+    return value
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """One whitelisted query; ``variants`` maps depth to Cypher when depth matters."""
+
+    name: str
+    description: str
+    params: tuple[ParamSpec, ...]
+    cypher: str = ""
+    variants: Mapping[int, str] = field(default_factory=dict)
+    internal: bool = False  # run by the engine itself, not offered to models as a tool
+    returns_paths: bool = False
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Checked parameters (defaults filled); unknown or missing ones are refused."""
+        if not isinstance(arguments, Mapping):
+            raise InvalidParameters(f"{self.name}: arguments must be an object")
+        known = {p.name for p in self.params}
+        extra = sorted(set(arguments) - known)
+        if extra:
+            raise InvalidParameters(f"{self.name}: unknown parameters {', '.join(map(str, extra))}")
+        checked: dict[str, Any] = {}
+        for spec in self.params:
+            if spec.name not in arguments or arguments[spec.name] is None:
+                if spec.required:
+                    raise InvalidParameters(f"{self.name}: missing parameter {spec.name!r}")
+                checked[spec.name] = spec.default
+                continue
+            checked[spec.name] = spec.check(self.name, arguments[spec.name])
+        return checked
+
+    def text_for(self, params: Mapping[str, Any]) -> str:
+        if self.variants:
+            return self.variants[int(params["depth"])]
+        return self.cypher
+
+    def tool_schema(self) -> dict[str, Any]:
+        """JSON schema of the parameters, as a model's tool definition needs it."""
+        return {
+            "type": "object",
+            "properties": {p.name: p.json_schema() for p in self.params},
+            "required": [p.name for p in self.params if p.required],
+            "additionalProperties": False,
+        }
