@@ -15,6 +15,7 @@ from typing import Any
 
 from zehn.config import Settings
 from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR
+from zehn.engine import ERROR, CitedAnswer, Engine
 from zehn.errors import ZehnError
 from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
@@ -23,6 +24,9 @@ from zehn.extract.pipeline import (
     build_graph,
     resolve_graph,
 )
+from zehn.models.factory import make_model
+from zehn.policy import load_policy
+from zehn.render import render_answer
 from zehn.store.client import GraphClient
 from zehn.store.health import Health, check_health
 from zehn.store.server import ManagedServer
@@ -30,6 +34,7 @@ from zehn.store.server import ManagedServer
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+DEMO_QUESTION = "If I change origin-mapper, what breaks?"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,7 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zehn", description="Citation-first GraphRAG workbench")
     sub = parser.add_subparsers(dest="command")
 
-    demo = sub.add_parser("demo", help="ingest the sample corpus and print health")
+    demo = sub.add_parser(
+        "demo", help="build the sample graph, print its health, answer a change-impact question"
+    )
     demo.add_argument("--json", action="store_true")
     demo.set_defaults(handler=_demo)
 
@@ -69,6 +76,16 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")
     ingest.add_argument("--no-progress", action="store_true")
     ingest.set_defaults(handler=_ingest)
+
+    ask = sub.add_parser(
+        "ask", help="answer a question with verbatim citations, or say I don't know"
+    )
+    ask.add_argument("question")
+    ask.add_argument("--graph", help="graph or corpus name (default: ZEHN_GRAPH)")
+    ask.add_argument("--policy", help="traversal policy name or YAML path (default: ZEHN_POLICY)")
+    ask.add_argument("--model", choices=["offline", "openai"], help="default: ZEHN_MODEL")
+    ask.add_argument("--json", action="store_true", help="print the answer contract as JSON")
+    ask.set_defaults(handler=_ask)
 
     graphs = sub.add_parser("graphs", help="list named graphs with counts")
     graphs.add_argument("--json", action="store_true")
@@ -128,13 +145,22 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_ERROR
     report = _build(settings, SAMPLE_DIR, SAMPLE_CORPUS, DEFAULT_STRATEGY, progress=not args.json)
     health = check_health(settings)
+    answer = _answer(settings, DEMO_QUESTION, report.graph, model_name="offline")
     if args.json:
-        _print_json({"build": report.to_dict(), "health": health.to_dict()})
+        payload = {
+            "build": report.to_dict(),
+            "health": health.to_dict(),
+            "answer": answer.to_dict(),
+        }
+        _print_json(payload)
     else:
         _print_report(report)
         print()
         _print_health(health)
-    return EXIT_OK if health.reachable and report.swapped else EXIT_ERROR
+        print()
+        print(render_answer(answer))
+    ok = health.reachable and report.swapped and answer.status != ERROR
+    return EXIT_OK if ok else EXIT_ERROR
 
 
 def _build(
@@ -157,6 +183,29 @@ def _build(
     return build_graph(
         client, corpus, path, strategy, settings, catalog_path=catalog, progress=factory
     )
+
+
+def _ask(args: argparse.Namespace, settings: Settings) -> int:
+    answer = _answer(settings, args.question, args.graph, args.policy, args.model)
+    if args.json:
+        _print_json(answer.to_dict())
+    else:
+        print(render_answer(answer))
+    return EXIT_ERROR if answer.status == ERROR else EXIT_OK
+
+
+def _answer(
+    settings: Settings,
+    question: str,
+    graph: str | None = None,
+    policy_name: str | None = None,
+    model_name: str | None = None,
+) -> CitedAnswer:
+    client = GraphClient.connect(settings)
+    policy = load_policy(policy_name or settings.policy)
+    model = make_model(settings, model_name, max_hops=policy.max_hops)
+    resolved = resolve_graph(client, graph or settings.graph)
+    return Engine(client, resolved, policy, model).ask(question)
 
 
 def _compare(args: argparse.Namespace, settings: Settings) -> int:

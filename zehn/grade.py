@@ -134,6 +134,53 @@ class GradedPath:
         }
 
 
+GENERAL_DEPENDENCY = "DEPENDS_ON"
+
+
+@dataclass(frozen=True)
+class Negation:
+    """A negated statement: "billing no longer depends on ledger-v1" (with its document date)."""
+
+    source: str
+    rel_type: str
+    target: str
+    sentence_id: str
+    text: str
+    date: str | None
+    document: str = ""
+    start: int = 0
+
+    def later_than(self, evidence: Evidence) -> bool:
+        """Later document, or later in the same one (ticket comments, email threads)."""
+        if self.document == evidence.document:
+            return self.start > evidence.start
+        return bool(self.date and evidence.date and self.date[:10] > evidence.date[:10])
+
+
+def supersede(grade: Grade, negations: Sequence[Negation]) -> Grade:
+    """Support from a sentence that a later document negates is no longer support.
+
+    A later negation of the same predicate, or of DEPENDS_ON between the same
+    two entities ("no longer depends on"), supersedes the earlier statement.
+    """
+    e = grade.evidence
+    if grade.label != SUPPORTED:
+        return grade
+    for negation in negations:
+        same_pair = (negation.source, negation.target) == (e.source, e.target)
+        covers = negation.rel_type in (e.rel_type, GENERAL_DEPENDENCY)
+        if same_pair and covers and negation.later_than(e):
+            return Grade(
+                INSUFFICIENT,
+                f"superseded: a later source ({(negation.date or '')[:10]}, "
+                f"{negation.sentence_id}) says {negation.text!r}",
+                e,
+                grade.source_span,
+                grade.target_span,
+            )
+    return grade
+
+
 def path_label(labels: Iterable[str]) -> str:
     labels = list(labels)
     if labels and all(label == SUPPORTED for label in labels):
@@ -198,9 +245,11 @@ class Grader:
             *spans,
         )
 
-    def grade_hop(self, evidence: Sequence[Evidence]) -> GradedHop:
+    def grade_hop(
+        self, evidence: Sequence[Evidence], negations: Sequence[Negation] = ()
+    ) -> GradedHop:
         grades = sorted(
-            (self.grade(e) for e in evidence),
+            (supersede(self.grade(e), negations) for e in evidence),
             key=lambda g: (_RANK[g.label], g.evidence.date or "", g.evidence.sentence_id),
             reverse=True,
         )

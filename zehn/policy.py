@@ -1,4 +1,4 @@
-"""Traversal policies (``policies/*.yaml``): which predicates may be walked, and which way impact flows.
+"""Traversal policies (``policies/*.yaml``): which predicates are walked, which way impact flows.
 
 ``impact: reverse`` means "if the object changes, the subject is at risk"
 (A DEPENDS_ON B: changing B breaks A); ``forward`` means the subject's change
@@ -114,7 +114,9 @@ def _parse(data: Any, source: str) -> Policy:
         traverse = rule.get("traverse")
         if not isinstance(traverse, bool):
             raise PolicyError(f"{source}: {predicate}.traverse must be true or false")
-        rules.append(PredicateRule(predicate, traverse, str(rule["impact"]), str(rule.get("why") or "")))
+        rules.append(
+            PredicateRule(predicate, traverse, str(rule["impact"]), str(rule.get("why") or ""))
+        )
     age = data.get("max_age_days")
     return Policy(
         name=name,

@@ -113,7 +113,7 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH (e:Entity {id: $entity_id})-[m:MENTIONED_IN]->(s:Sentence) WHERE m.ambiguous = false "
             "MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, m.start AS start, m.end AS end, "
-            "d.id AS document, d.title AS title, d.source_type AS source_type, "
+            "s.start AS sentence_start, d.id AS document, d.title AS title, d.source_type AS source_type, "
             "coalesce(d.updated_at, d.created_at) AS date ORDER BY date, sentence_id LIMIT $limit",
         ),
         NamedQuery(
@@ -158,12 +158,39 @@ QUERIES: dict[str, NamedQuery] = {
             internal=True,
         ),
         NamedQuery(
+            "entities_in_sentences",
+            "Entities bound to mentions in the given sentences (the grader needs the whole sentence's cast).",
+            (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
+            "UNWIND $ids AS i MATCH (e:Entity)-[:MENTIONED_IN]->(:Sentence {id: i}) "
+            "RETURN DISTINCT e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
+            "coalesce(e.origin, 'catalog') AS origin",
+            internal=True,
+        ),
+        NamedQuery(
             "namesakes",
             "Entities sharing a name with the given ones (to detect a mention bound to a namesake).",
             (ParamSpec("names", "string_list", "entity names"),),
             "UNWIND $names AS n MATCH (e:Entity) WHERE toLower(e.name) = toLower(n) "
             "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
             "coalesce(e.origin, 'catalog') AS origin",
+            internal=True,
+        ),
+        NamedQuery(
+            "negations",
+            "Negated edges between the given entities (a later one supersedes earlier support).",
+            (ParamSpec("sources", "string_list", "entity ids"),),
+            "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) WHERE r.negated = true "
+            "MATCH (d:Document {id: r.doc_id}) MATCH (s:Sentence {id: r.sentence_id}) "
+            "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
+            "s.text AS text, s.start AS start, d.id AS document, "
+            "coalesce(d.updated_at, d.created_at) AS date",
+            internal=True,
+        ),
+        NamedQuery(
+            "coverage",
+            "Documents per source type (what the corpus covers, for limitations).",
+            (),
+            "MATCH (d:Document) RETURN d.source_type AS source_type, count(d) AS documents ORDER BY source_type",
             internal=True,
         ),
         NamedQuery(

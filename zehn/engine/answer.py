@@ -1,0 +1,138 @@
+"""The answer contract (ARCHITECTURE §6): what every surface — CLI, JSON, widgets — shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from zehn.grade import GradedPath
+
+ANSWERED = "answered"
+ABSTAINED = "abstained"
+AMBIGUOUS = "ambiguous"
+ERROR = "error"
+I_DONT_KNOW = "I don't know"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A numbered citation: always the stored sentence, never the model's paraphrase."""
+
+    n: int
+    id: str
+    document: str
+    source_type: str
+    title: str
+    quote: str
+    span: tuple[int, int]
+    date: str | None = None
+    stale: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "id": self.id,
+            "document": self.document,
+            "source_type": self.source_type,
+            "title": self.title,
+            "quote": self.quote,
+            "span": list(self.span),
+            "date": self.date,
+            "stale": self.stale,
+        }
+
+
+@dataclass(frozen=True)
+class Identity:
+    id: str
+    name: str
+    kind: str
+    evidence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "evidence": list(self.evidence),
+        }
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One named-query call of the investigation, as the engine ran (or refused) it."""
+
+    query: str
+    params: dict[str, Any]
+    returned_ids: tuple[str, ...]
+    ms: float
+    error: str | None = None
+    by: str = "model"  # or "engine"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "params": self.params,
+            "returned_ids": list(self.returned_ids),
+            "ms": round(self.ms, 2),
+            "error": self.error,
+            "by": self.by,
+        }
+
+
+@dataclass(frozen=True)
+class CitedAnswer:
+    """The outcome of one investigation, with its provenance."""
+
+    question: str
+    status: str
+    answer: str
+    reason: str | None
+    graph: str
+    policy: dict[str, Any]
+    model: str
+    citations: tuple[Citation, ...] = ()
+    paths: tuple[GradedPath, ...] = ()
+    identities: tuple[Identity, ...] = ()
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    limitations: tuple[str, ...] = ()
+    elapsed_ms: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "status": self.status,
+            "answer": self.answer,
+            "reason": self.reason,
+            "citations": [c.to_dict() for c in self.citations],
+            "paths": [p.to_dict() for p in self.paths],
+            "identities": [i.to_dict() for i in self.identities],
+            "policy": self.policy,
+            "graph": self.graph,
+            "model": self.model,
+            "tool_calls": [t.to_dict() for t in self.tool_calls],
+            "limitations": list(self.limitations),
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The citations as a table (one row per numbered citation)."""
+        columns = ["n", "id", "document", "source_type", "title", "quote", "date", "stale"]
+        rows = [{k: v for k, v in c.to_dict().items() if k in columns} for c in self.citations]
+        return pd.DataFrame(rows, columns=columns)
+
+    def paths_frame(self) -> pd.DataFrame:
+        """Every hop of every path with its grade and reason."""
+        rows = [
+            {
+                "path": i,
+                "path_label": p.label,
+                **{k: v for k, v in h.to_dict().items() if k != "other_sentences"},
+            }
+            for i, p in enumerate(self.paths, start=1)
+            for h in p.hops
+        ]
+        return pd.DataFrame(rows)

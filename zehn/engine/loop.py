@@ -1,0 +1,363 @@
+"""The investigation loop: the model proposes, the engine executes, records, verifies, decides.
+
+1. The engine finds the entities the question names; a name with several
+   identities that the question does not decide between stops here, status
+   ``ambiguous``, with every identity and its evidence.
+2. The model proposes named-query calls; the engine runs only whitelisted
+   ones and records every sentence ID they return.
+3. The model's draft is verified (cited IDs ⊆ returned IDs, none fabricated)
+   and gated (every cited sentence backs a source-supported hop). Otherwise:
+   "I don't know", with the reason and the paths that were found.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from zehn.corpus.model import Sentence
+from zehn.engine.answer import (
+    ABSTAINED,
+    AMBIGUOUS,
+    ANSWERED,
+    ERROR,
+    I_DONT_KNOW,
+    Citation,
+    CitedAnswer,
+    Identity,
+    ToolCallRecord,
+)
+from zehn.engine.events import (
+    AnswerEvent,
+    Event,
+    Listener,
+    ToolCallEvent,
+    ToolResultEvent,
+    VerdictEvent,
+)
+from zehn.engine.gate import decide, evidence_summary
+from zehn.engine.tools import ToolExecutor, ToolOutcome
+from zehn.engine.verify import verify_citations
+from zehn.errors import (
+    InvalidParameters,
+    ModelEndpointError,
+    ModelError,
+    RetrievalError,
+    StoreError,
+    UnknownQuery,
+)
+from zehn.extract.binding import Binder
+from zehn.extract.model import Entity, Mention
+from zehn.grade import GradedPath
+from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
+from zehn.policy import Policy
+from zehn.store.client import GraphClient
+
+DEFAULT_MAX_STEPS = 8
+SOURCE_TYPES = ("confluence", "pull_request", "meeting", "email", "ticket")
+_WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are)\s+(?P<x>[^?]+?)\s*\??\s*$", re.IGNORECASE)
+_MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
+
+
+class _Stop(Exception):
+    """Ends an investigation early with a final status."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+        super().__init__(reason)
+
+
+class Engine:
+    """Answers questions over one graph under one policy with one (untrusted) model."""
+
+    def __init__(
+        self,
+        client: GraphClient,
+        graph: str,
+        policy: Policy,
+        model: Model,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        listener: Listener | None = None,
+    ) -> None:
+        self.client = client
+        self.graph = graph
+        self.policy = policy
+        self.model = model
+        self.max_steps = max_steps
+        self.listener = listener
+
+    def ask(self, question: str, listener: Listener | None = None) -> CitedAnswer:
+        return _Investigation(self, question, listener or self.listener).run()
+
+
+class _Investigation:
+    def __init__(self, engine: Engine, question: str, listener: Listener | None) -> None:
+        self.engine = engine
+        self.question = question.strip()
+        self.listener = listener
+        self.tools = ToolExecutor(engine.client, engine.graph, engine.policy)
+        self.records: list[ToolCallRecord] = []
+        self.history: list[Exchange] = []
+        self.returned: set[str] = set()
+        self.paths: dict[tuple[Any, ...], GradedPath] = {}
+        self.mention_sentences: set[str] = set()
+        self.sentence_rows: dict[str, dict[str, Any]] = {}
+        self.identities: list[Identity] = []
+        self.found_rows: list[dict[str, Any]] = []
+        self.started = time.perf_counter()
+
+    def run(self) -> CitedAnswer:
+        try:
+            if not self.question:
+                raise _Stop(ERROR, "the question is empty")
+            entities = self._entities_in_question()
+            draft = self._converse(entities)
+            answer = self._judge(draft)
+        except _Stop as stop:
+            answer = self._withheld(stop.status, stop.reason)
+        self._emit(VerdictEvent(answer.status, answer.reason))
+        self._emit(AnswerEvent(answer))
+        return answer
+
+    # --- step 1: entities and ambiguity (engine, not model) ---------------------------
+
+    def _entities_in_question(self) -> list[Mention]:
+        outcome = self._call("find_entities", {"text": self.question[:500]}, by="engine")
+        self.found_rows = outcome.rows
+        entities = [
+            Entity(str(r["name"]), str(r["kind"]), tuple(r.get("aliases") or ()))
+            for r in outcome.rows
+        ]
+        sentence = Sentence("question/q", self.question, 0, len(self.question))
+        mentions = Binder(entities).bind(sentence) if entities else []
+        ambiguous = [m for m in mentions if m.ambiguous]
+        if ambiguous:
+            mention = ambiguous[0]
+            resolved = self._call("resolve_entity", {"name": mention.surface}, by="engine")
+            self.identities = [
+                Identity(
+                    str(r["id"]), str(r["name"]), str(r["kind"]), tuple(r.get("evidence") or ())
+                )
+                for r in resolved.rows
+            ]
+            kinds = ", ".join(f"a {i.kind}" for i in self.identities)
+            raise _Stop(
+                AMBIGUOUS,
+                f"{mention.surface!r} names {len(self.identities)} different things ({kinds}) "
+                "and the question does not say which one is meant",
+            )
+        return [m for m in mentions if m.entity_id]
+
+    # --- step 2: the model's calls ------------------------------------------------------
+
+    def _converse(self, mentions: list[Mention]) -> DraftAnswer:
+        hints = {
+            "entities": [
+                {"id": m.entity_id, "surface": m.surface, "reason": m.reason} for m in mentions
+            ],
+            "policy": self.engine.policy.name,
+        }
+        question = Question(self.question, hints=hints)
+        specs = [
+            ToolSpec(q.name, q.description, q.tool_schema()) for q in self.tools.tool_queries()
+        ]
+        for _ in range(self.engine.max_steps):
+            try:
+                step = self.engine.model.next_step(question, specs, list(self.history))
+            except ModelEndpointError as e:
+                raise _Stop(ERROR, f"model endpoint failed: {e}") from e
+            except ModelError as e:
+                raise _Stop(ERROR, f"model output rejected: {e}") from e
+            if isinstance(step, DraftAnswer):
+                return step
+            self._model_call(step)
+        raise _Stop(ABSTAINED, f"the model gave no answer within {self.engine.max_steps} steps")
+
+    def _model_call(self, request: ToolRequest) -> None:
+        try:
+            outcome = self._call(request.name, dict(request.arguments), by="model")
+        except UnknownQuery as e:
+            raise _Stop(
+                ERROR, f"the model asked for a query that is not on the whitelist: {e}"
+            ) from e
+        except InvalidParameters as e:
+            self.history.append(
+                Exchange(request, f'{{"error": "{_json_safe(str(e))}"}}', (), str(e))
+            )
+            return
+        self.history.append(Exchange(request, outcome.as_text(), outcome.returned_ids))
+
+    def _call(self, name: str, arguments: dict[str, Any], *, by: str) -> ToolOutcome:
+        self._emit(ToolCallEvent(name, arguments, by))
+        started = time.perf_counter()
+        try:
+            outcome = self.tools.run(name, arguments)
+        except (RetrievalError, StoreError) as e:
+            ms = (time.perf_counter() - started) * 1000
+            self.records.append(
+                ToolCallRecord(name, _printable(arguments), (), ms, f"{type(e).__name__}: {e}", by)
+            )
+            self._emit(ToolResultEvent(name, 0, ms, str(e)))
+            if isinstance(e, UnknownQuery | InvalidParameters):
+                raise  # the model's mistake: the caller decides
+            # the database failed, or the graph has no such predicate: never an empty result
+            raise _Stop(ERROR, f"{type(e).__name__}: {e}") from e
+        self.records.append(
+            ToolCallRecord(name, outcome.params, outcome.returned_ids, outcome.ms, None, by)
+        )
+        self._emit(ToolResultEvent(name, len(outcome.returned_ids), outcome.ms))
+        self._absorb(outcome)
+        return outcome
+
+    def _absorb(self, outcome: ToolOutcome) -> None:
+        self.returned.update(outcome.returned_ids)
+        for path in outcome.paths:
+            key = (path.nodes, tuple((h.source, h.rel_type, h.target) for h in path.hops))
+            self.paths.setdefault(key, path)
+            for hop in path.hops:
+                for grade in (hop.best, *hop.alternatives):
+                    e = grade.evidence
+                    self.sentence_rows.setdefault(
+                        e.sentence_id,
+                        {"sentence_id": e.sentence_id, "text": e.text, "start": e.start,
+                         "end": e.start + len(e.text), "document": e.document, "title": e.title,
+                         "source_type": e.source_type, "date": e.date},
+                    )  # fmt: skip
+        for row in outcome.rows:
+            if row.get("sentence_id") and row.get("text") is not None:
+                self.sentence_rows.setdefault(str(row["sentence_id"]), row)
+        target = self._what_is_target()
+        if target is not None:
+            if outcome.query == "mentions" and outcome.params.get("entity_id") in target:
+                self.mention_sentences.update(outcome.returned_ids)
+            if outcome.query == "resolve_entity":
+                for row in outcome.rows:
+                    if row["id"] in target:
+                        self.mention_sentences.update(str(s) for s in row.get("evidence") or ())
+
+    def _what_is_target(self) -> set[str] | None:
+        """For "what is X?" the entity ids X may be (a mention of X is then evidence)."""
+        match = _WHAT_IS.match(self.question)
+        if match is None:
+            return None
+        asked = match["x"].lower().removeprefix("the ").strip()
+        return {
+            str(r["id"])
+            for r in self.found_rows
+            if asked in {str(r["name"]).lower(), *(str(a).lower() for a in r.get("aliases") or ())}
+        }
+
+    # --- step 3: verify and gate (code) ------------------------------------------------
+
+    def _judge(self, draft: DraftAnswer) -> CitedAnswer:
+        cited = list(dict.fromkeys(draft.cited_ids))
+        paths = list(self.paths.values())
+        verification = verify_citations(cited, self.returned)
+        if not verification.ok and cited:
+            raise _Stop(ABSTAINED, f"{verification.reason}")
+        decision = decide(cited, paths, self.mention_sentences)
+        if not decision.open:
+            raise _Stop(ABSTAINED, decision.reason or "no supported citation")
+        citations = self._citations(cited)
+        numbers = {c.id: c.n for c in citations}
+        text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)
+        return self._result(ANSWERED, text.strip(), None, citations)
+
+    def _citations(self, cited: Sequence[str]) -> tuple[Citation, ...]:
+        citations = []
+        for n, sentence_id in enumerate(cited, start=1):
+            row = self.sentence_rows.get(sentence_id)
+            if row is None or "title" not in row:
+                rows = self.tools.internal("sentence", {"sentence_id": sentence_id})
+                row = rows[0] if rows else {"text": "", "start": 0, "end": 0, "document": ""}
+            citations.append(
+                Citation(
+                    n=n,
+                    id=sentence_id,
+                    document=str(row.get("document") or ""),
+                    source_type=str(row.get("source_type") or ""),
+                    title=str(row.get("title") or ""),
+                    quote=str(row.get("text") or ""),
+                    span=(int(row.get("start") or 0), int(row.get("end") or 0)),
+                    date=row.get("date"),
+                )
+            )
+        return tuple(citations)
+
+    # --- results --------------------------------------------------------------------------
+
+    def _withheld(self, status: str, reason: str) -> CitedAnswer:
+        return self._result(
+            status,
+            I_DONT_KNOW if status != AMBIGUOUS else _ambiguous_text(self.identities),
+            reason,
+            (),
+        )
+
+    def _result(
+        self, status: str, text: str, reason: str | None, citations: tuple[Citation, ...]
+    ) -> CitedAnswer:
+        return CitedAnswer(
+            question=self.question,
+            status=status,
+            answer=text,
+            reason=reason,
+            graph=self.engine.graph,
+            policy=self.engine.policy.to_dict(),
+            model=self.engine.model.name,
+            citations=citations,
+            paths=tuple(self.paths.values()),
+            identities=tuple(self.identities),
+            tool_calls=tuple(self.records),
+            limitations=self._limitations(),
+            elapsed_ms=(time.perf_counter() - self.started) * 1000,
+        )
+
+    def _limitations(self) -> tuple[str, ...]:
+        notes = []
+        try:
+            covered = {
+                str(r["source_type"]): int(r["documents"])
+                for r in self.tools.internal("coverage", {})
+            }
+        except (StoreError, RetrievalError):
+            covered = {}
+        if covered:
+            present = ", ".join(f"{n} {t}" for t, n in sorted(covered.items()))
+            absent = [t for t in SOURCE_TYPES if t not in covered]
+            notes.append(
+                f"corpus: {present}" + (f"; no {', '.join(absent)} sources" if absent else "")
+            )
+        policy = self.engine.policy
+        blocked = "; ".join(f"{p} not traversed ({why})" for p, why in policy.blocked().items())
+        notes.append(f"policy {policy.name} ({policy.mode})" + (f": {blocked}" if blocked else ""))
+        if policy.badge:
+            notes.append(policy.badge)
+        notes.append("edge error rate: this graph's edges have not been audited")
+        if self.paths:
+            notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
+        return tuple(notes)
+
+    def _emit(self, event: Event) -> None:
+        if self.listener is not None:
+            self.listener(event)
+
+
+def _ambiguous_text(identities: Sequence[Identity]) -> str:
+    listed = "; ".join(f"{i.name} ({i.kind}, {i.id})" for i in identities)
+    return f"Which one do you mean? {listed}"
+
+
+def _printable(arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        str(k): (v if isinstance(v, int | float | bool) or v is None else str(v)[:200])
+        for k, v in arguments.items()
+    }
+
+
+def _json_safe(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")

@@ -1,0 +1,54 @@
+"""Plain-text rendering of a ``CitedAnswer`` for the terminal (widgets render their own)."""
+
+from __future__ import annotations
+
+from zehn.engine.answer import CitedAnswer
+
+_SOURCE_NAMES = {
+    "confluence": "Confluence",
+    "pull_request": "pull request",
+    "meeting": "meeting notes",
+    "email": "email",
+    "ticket": "ticket",
+    "text": "document",
+}
+
+
+def render_answer(answer: CitedAnswer) -> str:
+    lines = []
+    badge = answer.policy.get("badge")
+    if badge:
+        lines.append(f"[{badge}]")
+    lines.append(f"Q: {answer.question}")
+    lines.append(f"status: {answer.status.upper()}")
+    lines.append("")
+    lines.append(answer.answer)
+    if answer.reason:
+        lines.append(f"\nwhy: {answer.reason}")
+    if answer.identities:
+        lines.append("\nidentities:")
+        for identity in answer.identities:
+            evidence = ", ".join(identity.evidence) or "no mentions"
+            lines.append(f"  - {identity.name} ({identity.kind}, {identity.id}): {evidence}")
+    if answer.citations:
+        lines.append("\nsources:")
+        for c in answer.citations:
+            kind = _SOURCE_NAMES.get(c.source_type, c.source_type)
+            date = f", {c.date[:10]}" if c.date else ""
+            lines.append(f'  [{c.n}] "{c.quote}"')
+            lines.append(f"      — {c.title} ({kind}{date}) {c.id}")
+    if answer.paths and answer.status != "answered":
+        lines.append("\npaths found (not claimed):")
+        for path in answer.paths[:10]:
+            hops = " → ".join(f"{h.source} {h.rel_type} {h.target} [{h.label}]" for h in path.hops)
+            lines.append(f"  - {path.label}: {hops}")
+        if len(answer.paths) > 10:
+            lines.append(f"  … {len(answer.paths) - 10} more (use --json)")
+    lines.append(
+        f"\npolicy: {answer.policy['name']} ({answer.policy['mode']}) · graph: {answer.graph}"
+        f" · model: {answer.model} · {len(answer.tool_calls)} queries · {answer.elapsed_ms:.0f} ms"
+    )
+    if answer.limitations:
+        lines.append("limitations:")
+        lines.extend(f"  - {note}" for note in answer.limitations)
+    return "\n".join(lines)
