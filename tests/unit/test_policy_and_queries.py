@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from zehn.errors import InvalidParameters, PolicyError, UnknownQuery
+from zehn.policy import list_policies, load_policy
+from zehn.queries import QUERIES, get_query
+
+
+def test_production_keeps_calls_off_with_its_reason_and_evaluation_turns_it_on() -> None:
+    production, evaluation = load_policy("production"), load_policy("evaluation")
+    assert "CALLS" not in production.traversable()
+    assert "evidence" in production.blocked()["CALLS"]
+    assert production.badge is None and production.is_production
+    assert "CALLS" in evaluation.traversable()
+    assert evaluation.badge == "EVALUATION MODE · policy evaluation"
+    assert {p.name for p in list_policies()} >= {"production", "evaluation"}
+
+
+def test_every_predicate_declares_its_impact_direction() -> None:
+    policy = load_policy("production")
+    assert "DEPENDS_ON" in policy.impact_predicates("reverse")
+    assert "FEEDS" in policy.impact_predicates("forward")
+    assert all(r.impact in ("reverse", "forward") for r in policy.rules)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("name: x\nmode: production\npredicates: {TELEPORTS: {traverse: true, impact: reverse}}", "unknown predicate"),
+        ("name: x\nmode: production\npredicates: {CALLS: {traverse: true, impact: sideways}}", "impact"),
+        ("name: x\nmode: production\nmax_hops: 5\npredicates: {CALLS: {traverse: true, impact: reverse}}", "max_hops"),
+        ("name: x\npredicates: {}", "name"),
+        ("[1, 2", "cannot read"),
+    ],
+)  # fmt: skip
+def test_malformed_policies_are_explained(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(PolicyError, match=message):
+        load_policy(path)
+
+
+def test_unknown_policy_lists_the_known_ones() -> None:
+    with pytest.raises(PolicyError, match="production"):
+        load_policy("nope")
+
+
+def test_whitelist_has_the_required_queries_and_all_are_read_only() -> None:
+    required = {
+        "resolve_entity", "downstream_impact", "upstream_dependencies", "neighbours",
+        "mentions", "edge_evidence", "sentence",
+    }  # fmt: skip
+    assert required <= set(QUERIES)
+    writes = re.compile(r"\b(CREATE|MERGE|DELETE|SET|REMOVE|DROP|CALL)\b", re.IGNORECASE)
+    for query in QUERIES.values():
+        for text in [query.cypher, *query.variants.values()]:
+            assert not writes.search(text), query.name
+    assert set(get_query("downstream_impact").variants) == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    ("query", "arguments", "message"),
+    [
+        ("downstream_impact", {"entity_id": "service:x", "depth": 4}, "between 1 and 3"),
+        ("downstream_impact", {"entity_id": "service:x", "depth": "3"}, "must be an integer"),
+        ("downstream_impact", {"entity_id": "service:x"}, "missing parameter 'depth'"),
+        ("resolve_entity", {"name": "a\x00b"}, "control characters"),
+        ("resolve_entity", {"name": ""}, "must not be empty"),
+        ("resolve_entity", {"name": "x" * 300}, "longer than"),
+        (
+            "resolve_entity",
+            {"name": "x", "cypher": "MATCH (n) DETACH DELETE n"},
+            "unknown parameters",
+        ),
+        ("neighbours", {"entity_id": "service:x", "predicate": "TELEPORTS"}, "must be one of"),
+        ("neighbours", {"entity_id": ["service:x"]}, "must be a string"),
+    ],
+)
+def test_parameters_are_checked_before_the_database(
+    query: str, arguments: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InvalidParameters, match=message):
+        get_query(query).validate(arguments)
+
+
+def test_injection_text_is_just_a_string_parameter() -> None:
+    params = get_query("resolve_entity").validate({"name": "'}) DETACH DELETE n //"})
+    assert params == {"name": "'}) DETACH DELETE n //"}
+
+
+def test_a_query_off_the_whitelist_is_refused() -> None:
+    with pytest.raises(UnknownQuery, match="not on the whitelist"):
+        get_query("run_cypher")
+
+
+def test_tool_schemas_describe_bounds() -> None:
+    schema = get_query("downstream_impact").tool_schema()
+    assert schema["properties"]["depth"] == {
+        "description": "number of hops, 1 to 3", "type": "integer", "minimum": 1, "maximum": 3,
+    }  # fmt: skip
+    assert schema["required"] == ["entity_id", "depth"]
