@@ -121,3 +121,40 @@ def test_graph_copy_and_delete_commands(
     assert main(["graph", "delete", graph_name]) == EXIT_OK
     assert main(["graph", "delete", graph_name]) == EXIT_ERROR
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_ask_prints_numbered_verbatim_citations_and_json_contract(
+    env: None, graph_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.conftest import REPO
+
+    corpus = REPO / "data" / "sample"
+    assert main(["ingest", str(corpus), "--graph", graph_name, "--no-progress"]) == EXIT_OK
+    capsys.readouterr()
+    question = "If I change origin-mapper, what breaks?"
+    assert main(["ask", question, "--graph", graph_name]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "status: ANSWERED" in out and '[1] "' in out and "sources:" in out
+    assert "policy: production (production)" in out
+    assert main(["ask", question, "--graph", graph_name, "--json"]) == EXIT_OK
+    contract = json.loads(capsys.readouterr().out)
+    assert contract["status"] == "answered" and contract["graph"] == f"{graph_name}__rules"
+    assert contract["citations"][0]["n"] == 1 and contract["citations"][0]["quote"]
+    assert main(["ask", "What does Redwood Inference depend on?", "--graph", graph_name]) == EXIT_OK
+    assert "status: AMBIGUOUS" in capsys.readouterr().out
+    assert main(["ask", question, "--graph", graph_name, "--policy", "evaluation"]) == EXIT_OK
+    assert "[EVALUATION MODE · policy evaluation]" in capsys.readouterr().out
+
+
+def test_ask_against_a_down_server_exits_1_with_a_clear_error(
+    env: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FALKORDB_URL", f"redis://127.0.0.1:{_closed_port()}")
+    assert main(["ask", "If I change origin-mapper, what breaks?"]) == EXIT_ERROR
+    captured = capsys.readouterr()
+    assert "cannot reach FalkorDB" in captured.err and "Traceback" not in captured.err
+
+
+def test_ask_with_an_unknown_graph_names_it(env: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", "Who owns search-api?", "--graph", "no_such_corpus"]) == EXIT_ERROR
+    assert "no_such_corpus" in capsys.readouterr().err
