@@ -10,6 +10,11 @@ file is still ingested.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -17,8 +22,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import pandas as pd
 
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document
@@ -108,6 +111,8 @@ class IngestReport:
 
     def to_frame(self) -> pd.DataFrame:
         """Documents per source type as a DataFrame."""
+        import pandas as pd  # imported here: it costs half a second at start-up
+
         return pd.DataFrame(
             sorted(self.documents_by_type.items()), columns=["source_type", "documents"]
         )

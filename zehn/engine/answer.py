@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 from dataclasses import dataclass, field
 from typing import Any
-
-import pandas as pd
 
 from zehn.grade import GradedPath
 
@@ -120,12 +123,16 @@ class CitedAnswer:
 
     def to_frame(self) -> pd.DataFrame:
         """The citations as a table (one row per numbered citation)."""
+        import pandas as pd  # imported here: it costs half a second at start-up
+
         columns = ["n", "id", "document", "source_type", "title", "quote", "date", "stale"]
         rows = [{k: v for k, v in c.to_dict().items() if k in columns} for c in self.citations]
         return pd.DataFrame(rows, columns=columns)
 
     def paths_frame(self) -> pd.DataFrame:
         """Every hop of every path with its grade and reason."""
+        import pandas as pd  # imported here: it costs half a second at start-up
+
         rows = [
             {
                 "path": i,

@@ -44,9 +44,11 @@ Rules:
 you cannot run anything else and you never write queries yourself.
 2. Answer only from the sentences the tools returned. Do not use outside \
 knowledge and do not guess.
-3. Cite the sentence IDs exactly as the tools returned them. Never invent, \
-shorten, merge or edit an ID. Number the claims in your answer [1], [2], ... \
-in the order of your citations.
+3. Cite the sentence IDs exactly as the tools returned them (`sentence_id`, \
+`evidence`). Never invent, shorten, merge or edit an ID. Mark each claim with \
+the ID of the sentence that states it in double square brackets, e.g. \
+"search-api depends on query-planner [[confluence/overview#628-706]]"; the \
+markers become numbered citations.
 4. If the returned sentences do not answer the question, answer \
 "I don't know" and cite nothing.
 5. When you are done, call `final_answer` with the answer text and the list \
@@ -63,11 +65,14 @@ FINAL_ANSWER_TOOL: dict[str, Any] = {
         "parameters": {
             "type": "object",
             "properties": {
-                "answer": {"type": "string", "description": "the answer, with [n] markers"},
+                "answer": {
+                    "type": "string",
+                    "description": "the answer, each claim marked [[sentence id]]",
+                },
                 "citations": {
                     "type": "array",
                     "items": {"type": "string"},
-                    "description": "sentence IDs, in the order of the [n] markers",
+                    "description": "every sentence ID the answer relies on",
                 },
             },
             "required": ["answer", "citations"],

@@ -6,10 +6,13 @@ report, with its reason, distinct from "up with zero graphs".
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 from dataclasses import dataclass, field
 from typing import Any
-
-import pandas as pd
 
 from zehn.config import Settings
 from zehn.errors import GraphUnavailable, ZehnError
@@ -74,6 +77,8 @@ class Health:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per graph: documents, sentences, entities, edges."""
+        import pandas as pd  # imported here: it costs half a second at start-up
+
         rows = [
             {
                 "graph": g.name,
