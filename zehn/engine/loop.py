@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -185,9 +186,7 @@ class _Investigation:
                 ERROR, f"the model asked for a query that is not on the whitelist: {e}"
             ) from e
         except InvalidParameters as e:
-            self.history.append(
-                Exchange(request, f'{{"error": "{_json_safe(str(e))}"}}', (), str(e))
-            )
+            self.history.append(Exchange(request, json.dumps({"error": str(e)}), (), str(e)))
             return
         self.history.append(Exchange(request, outcome.as_text(), outcome.returned_ids))
 
@@ -357,7 +356,3 @@ def _printable(arguments: dict[str, Any]) -> dict[str, Any]:
         str(k): (v if isinstance(v, int | float | bool) or v is None else str(v)[:200])
         for k, v in arguments.items()
     }
-
-
-def _json_safe(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
