@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from zehn.errors import UnknownPredicate
+from zehn.errors import UnknownPredicate, UnknownQuery
 from zehn.extract.model import Entity
 from zehn.grade import Evidence, GradedPath, Grader, Negation
 from zehn.policy import Policy
@@ -54,8 +54,14 @@ class ToolExecutor:
         return [q for q in QUERIES.values() if not q.internal]
 
     def run(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
-        """Validate, run read-only, post-process. Raises ZehnError families."""
+        """Validate, run read-only, post-process. Raises ZehnError families.
+
+        Engine-internal queries are not tools: a model naming one is refused
+        like any query off the whitelist.
+        """
         query = get_query(name)
+        if query.internal:
+            raise UnknownQuery(name, tuple(q.name for q in self.tool_queries()))
         params = query.validate(arguments)
         started = time.perf_counter()
         bound = self._bind_policy(query, params)

@@ -7,6 +7,8 @@ from zehn.errors import ConfigError
 from zehn.models.base import Model
 from zehn.models.offline import OfflineModel
 
+DEFAULT_MODEL_TIMEOUT_S = 60.0  # a real model needs longer than a database query
+
 
 def make_model(settings: Settings, name: str | None = None, *, max_hops: int = 3) -> Model:
     chosen = name or settings.model
@@ -15,5 +17,5 @@ def make_model(settings: Settings, name: str | None = None, *, max_hops: int = 3
     if chosen == "openai":
         from zehn.models.openai_model import OpenAIModel  # imports the openai client lazily
 
-        return OpenAIModel(settings)
+        return OpenAIModel(settings, timeout_s=DEFAULT_MODEL_TIMEOUT_S)
     raise ConfigError("ZEHN_MODEL", f"must be one of {', '.join(MODELS)}, not {chosen!r}")
