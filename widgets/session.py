@@ -1,0 +1,86 @@
+"""The state every view shares: settings, one connection, the active graph and policy.
+
+Views observe ``policy`` and ``graph`` (traitlets), so switching the policy in
+the toggle re-labels every view; nothing is a global.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import traitlets
+
+from zehn.config import Settings
+from zehn.engine import Engine
+from zehn.extract.pipeline import resolve_graph
+from zehn.models.base import Model
+from zehn.models.factory import make_model
+from zehn.policy import Policy, load_policy
+from zehn.store.client import GraphClient
+
+
+class Session(traitlets.HasTraits):
+    """One workbench session; build with :meth:`from_settings`."""
+
+    graph = traitlets.Unicode()
+    policy = traitlets.Instance(Policy)
+    model_name = traitlets.Unicode("offline")
+
+    def __init__(
+        self, settings: Settings, client: GraphClient | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.settings = settings
+        self._client = client
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings | None = None, *, graph: str | None = None
+    ) -> Session:
+        """Connect (starting the local server if needed) and resolve the graph name."""
+        settings = settings or Settings.from_env()
+        client = GraphClient.connect(settings)
+        return cls(
+            settings,
+            client,
+            graph=resolve_graph(client, graph or settings.graph),
+            policy=load_policy(settings.policy),
+            model_name=settings.model,
+        )
+
+    @property
+    def client(self) -> GraphClient:
+        if self._client is None:
+            self._client = GraphClient.connect(self.settings)
+        return self._client
+
+    @traitlets.validate("graph")
+    def _valid_graph(self, proposal: dict[str, Any]) -> str:
+        value = str(proposal["value"])
+        if not value:
+            raise traitlets.TraitError("graph must not be empty")
+        return value
+
+    def model(self) -> Model:
+        return make_model(self.settings, self.model_name, max_hops=self.policy.max_hops)
+
+    def engine(self) -> Engine:
+        return Engine(self.client, self.graph, self.policy, self.model())
+
+    def on_policy_change(self, callback: Callable[[Policy], None], remove: bool = False) -> None:
+        """Call ``callback(new_policy)`` whenever the active policy changes."""
+        handler = _policy_handler(callback)
+        if remove:
+            self.unobserve(handler, names="policy")
+        else:
+            self.observe(handler, names="policy")
+
+
+_HANDLERS: dict[Callable[[Policy], None], Callable[[dict[str, Any]], None]] = {}
+
+
+def _policy_handler(callback: Callable[[Policy], None]) -> Callable[[dict[str, Any]], None]:
+    if callback not in _HANDLERS:
+        _HANDLERS[callback] = lambda change: callback(change["new"])
+    return _HANDLERS[callback]
