@@ -1,7 +1,31 @@
-"""ipywidgets views over the ``zehn`` package (ask, impact radar, explorer, graph, policy, audit).
+"""ipywidgets views over the ``zehn`` package. This package imports ``zehn``; never the reverse.
 
-This package imports ``zehn``; ``zehn`` never imports it. The views arrive with
-the analyst-workbench issue; until then the notebooks use ``zehn`` directly.
+``open_session()`` is what notebooks call first: it connects (starting the
+local FalkorDB server if needed) and, on a fresh machine, builds the sample
+graph so every view has something real to show.
 """
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from widgets.session import Session
+from zehn.config import Settings
+from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR, SAMPLE_GRAPH
+from zehn.extract.pipeline import build_graph
+from zehn.store.client import GraphClient
+
+__all__ = ["Session", "open_session"]
+
+
+def open_session(settings: Settings | None = None, *, graph: str | None = None) -> Session:
+    """A session on ``graph`` (default ``ZEHN_GRAPH``); builds the sample graph if it is missing."""
+    settings = settings or Settings.from_env()
+    wanted = graph or settings.graph
+    client = GraphClient.connect(settings)
+    if wanted == SAMPLE_GRAPH and not client.graph_exists(SAMPLE_GRAPH):
+        from tqdm.auto import tqdm
+
+        build_graph(
+            client, SAMPLE_CORPUS, SAMPLE_DIR, "rules", settings,
+            progress=lambda total: tqdm(total=total, unit="file", desc="building sample__rules"),
+        )  # fmt: skip
+    return Session.from_settings(settings, graph=wanted)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,6 +36,7 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 DEMO_QUESTION = "If I change origin-mapper, what breaks?"
+WORKBENCH_NOTEBOOK = SAMPLE_DIR.parent.parent / "notebooks" / "00_workbench.ipynb"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,6 +115,12 @@ def _parser() -> argparse.ArgumentParser:
     health = sub.add_parser("health", help="server reachability, version, per-graph counts")
     health.add_argument("--json", action="store_true")
     health.set_defaults(handler=_health)
+
+    lab = sub.add_parser("lab", help="open JupyterLab on the workbench notebook")
+    lab.add_argument("--no-browser", action="store_true", help="headless: print the URL instead")
+    lab.add_argument("--voila", action="store_true", help="serve the workbench as an app (Voila)")
+    lab.add_argument("--port", type=int, default=8888)
+    lab.set_defaults(handler=_lab)
 
     server = sub.add_parser("server", help="the managed local FalkorDB server")
     server.add_argument("action", choices=["start", "stop", "status"])
@@ -272,6 +280,29 @@ def _health(args: argparse.Namespace, settings: Settings) -> int:
     else:
         _print_health(health)
     return EXIT_OK if health.reachable and health.error is None else EXIT_ERROR
+
+
+def _lab(args: argparse.Namespace, settings: Settings) -> int:
+    """Replace this process with JupyterLab (or Voila) on notebooks/00_workbench.ipynb."""
+    notebook = WORKBENCH_NOTEBOOK
+    if not notebook.is_file():
+        print(
+            f"error: {notebook} not found (ZEHN is installed without its notebooks)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    if args.voila:
+        command = [sys.executable, "-m", "voila", str(notebook), f"--port={args.port}",
+                   "--Voila.ip=127.0.0.1"]  # fmt: skip
+    else:
+        command = [sys.executable, "-m", "jupyter", "lab", str(notebook), f"--port={args.port}",
+                   "--ServerApp.ip=127.0.0.1"]  # fmt: skip
+    if args.no_browser:
+        command.append("--no-browser")
+    print("starting:", " ".join(command), file=sys.stderr)
+    sys.stdout.flush()
+    os.execv(sys.executable, command)
+    return EXIT_OK  # pragma: no cover - execv does not return
 
 
 def _server(args: argparse.Namespace, settings: Settings) -> int:

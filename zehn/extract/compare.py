@@ -16,7 +16,7 @@ Per strategy graph:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +130,7 @@ def compare_strategies(
     settings: Settings | None = None,
     *,
     corpus: str | None = None,
+    progress: Callable[[int], Any] | None = None,
 ) -> pd.DataFrame:
     """Build ``<corpus>__<strategy>`` for each strategy and score it against the corpus's gold.
 
@@ -143,7 +144,10 @@ def compare_strategies(
     catalog = Catalog.load(layout.catalog) if layout.catalog else None
     name = corpus or Path(corpus_path).resolve().name
     rows: list[dict[str, Any]] = []
+    bar = progress(len(strategies)) if progress else None
     for strategy in strategies:
+        if bar is not None:
+            bar.update(1)
         try:
             report = build_graph(client, name, Path(corpus_path), strategy, settings, rebuild=True)
         except ExtractionError as e:
