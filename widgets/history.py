@@ -1,0 +1,170 @@
+"""History view: past investigations, newest first, each reopened as it was answered.
+
+Reopening shows the stored contract (status, answer, numbered verbatim
+citations), not a re-run: today's graph may have changed since.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+
+from widgets.html import STATUS_COLOURS, error_box, escape
+from widgets.session import Session
+from zehn.engine.answer import CitedAnswer
+from zehn.errors import ZehnError
+from zehn.history import WORKBENCH_GRAPH, History, HistoryEntry
+
+_CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'
+
+
+class HistoryView(w.VBox):
+    """A table of investigations, a reopen control, and the reopened answer."""
+
+    def __init__(self, session: Session, *, limit: int = 50, graph: str = WORKBENCH_GRAPH) -> None:
+        self.session = session
+        self.limit = limit
+        self.graph = graph
+        self._history: History | None = None
+        self.note = w.HTML()
+        self.table = w.HTML()
+        self.choice = w.Dropdown(options=[], description="Investigation")
+        self.reopen_button = w.Button(description="Reopen", icon="folder-open")
+        self.refresh_button = w.Button(description="Refresh", icon="refresh")
+        self.detail = w.HTML()
+        self.reopen_button.on_click(lambda _: self._reopen_chosen())
+        self.refresh_button.on_click(lambda _: self.refresh())
+        controls = w.HBox([self.choice, self.reopen_button, self.refresh_button])
+        super().__init__([self.note, self.table, controls, self.detail])
+        self.refresh()
+
+    @property
+    def history(self) -> History:
+        if self._history is None:
+            self._history = History(self.session.client, self.graph)
+        return self._history
+
+    def record(self, answer: CitedAnswer) -> str | None:
+        """Save one answer (wired to the ask view); a failed save is shown, never raised."""
+        try:
+            investigation_id = self.history.save(answer)
+        except ZehnError as e:
+            self.note.value = error_box(e) + self._where()
+            return None
+        self.refresh()
+        return investigation_id
+
+    def refresh(self) -> None:
+        """Re-read the list from the graph."""
+        try:
+            entries = self.history.list(self.limit)
+        except ZehnError as e:
+            self.note.value = error_box(e)
+            self.table.value = ""
+            self.choice.options = []
+            return
+        self.note.value = self._where()
+        self.table.value = entries_table(entries)
+        self.choice.options = [(_option(e), e.id) for e in entries]
+        self.reopen_button.disabled = not entries
+
+    def reopen(self, investigation_id: str) -> None:
+        """Show the stored answer of one investigation."""
+        try:
+            contract = self.history.load(investigation_id)
+        except ZehnError as e:
+            self.detail.value = error_box(e)
+            return
+        self.detail.value = answer_html(contract, investigation_id)
+
+    def _reopen_chosen(self) -> None:
+        if self.choice.value:
+            self.reopen(str(self.choice.value))
+
+    def _where(self) -> str:
+        """Where the history lives, and only the durability the code actually provides."""
+        try:
+            client = self.session.client
+        except ZehnError:
+            return ""
+        location = escape(client.location)
+        graph = f"<code>{escape(self.graph)}</code>"
+        if client.server is not None:
+            durability = "they survive restarts of the server."
+        else:
+            durability = "whether they survive a restart depends on that server's persistence."
+        return (
+            f'<p class="zehn-history-note"><small>Investigations are stored in the graph '
+            f"{graph} on {location}; {durability}</small></p>"
+        )
+
+
+def _option(entry: HistoryEntry) -> str:
+    question = entry.question if len(entry.question) <= 60 else entry.question[:59] + "…"
+    return f"{entry.asked_at[:19].replace('T', ' ')} · {entry.status} · {question}"
+
+
+def _status(status: str) -> str:
+    colour = STATUS_COLOURS.get(status, "#6e7781")
+    return (
+        f'<span class="zehn-status" data-status="{escape(status)}" '
+        f'style="color:{colour};font-weight:bold">{escape(status)}</span>'
+    )
+
+
+def entries_table(entries: list[HistoryEntry]) -> str:
+    """The history list as an HTML table (every value escaped)."""
+    if not entries:
+        return '<p class="zehn-history-empty"><i>No investigations saved yet.</i></p>'
+    head = "".join(
+        f"<th {_CELL}>{h}</th>"
+        for h in ("asked at (UTC)", "question", "status", "graph", "policy", "id")
+    )
+    rows = "".join(
+        "<tr>"
+        f"<td {_CELL}>{escape(e.asked_at[:19].replace('T', ' '))}</td>"
+        f"<td {_CELL}>{escape(e.question)}</td>"
+        f"<td {_CELL}>{_status(e.status)}</td>"
+        f"<td {_CELL}>{escape(e.graph)}</td>"
+        f"<td {_CELL}>{escape(e.policy)}</td>"
+        f"<td {_CELL}><code>{escape(e.id)}</code></td>"
+        "</tr>"
+        for e in entries
+    )
+    return f'<table class="zehn-history"><tr>{head}</tr>{rows}</table>'
+
+
+def answer_html(contract: dict[str, Any], investigation_id: str = "") -> str:
+    """A stored answer contract: status, answer text, numbered verbatim citations."""
+    policy = contract.get("policy") or {}
+    policy_name = policy.get("name", "") if isinstance(policy, dict) else policy
+    reason = contract.get("reason")
+    parts = [
+        f'<div class="zehn-reopened" data-id="{escape(investigation_id)}">',
+        f"<p><b>{escape(contract.get('question', ''))}</b><br>",
+        f"{_status(str(contract.get('status', '')))} · graph {escape(contract.get('graph', ''))}"
+        f" · policy {escape(policy_name)} · model {escape(contract.get('model', ''))}</p>",
+        '<div class="zehn-answer" style="white-space:pre-wrap">'
+        f"{escape(contract.get('answer', ''))}</div>",
+    ]
+    if reason:
+        parts.append(f'<p class="zehn-reason"><small>reason: {escape(reason)}</small></p>')
+    citations = contract.get("citations") or []
+    if citations:
+        items = "".join(
+            f'<li value="{int(c.get("n", i))}" data-id="{escape(c.get("id", ""))}">'
+            f"<q>{escape(c.get('quote', ''))}</q><br><small>{escape(c.get('title', ''))}"
+            f" ({escape(c.get('source_type', ''))}"
+            f"{', ' + escape(str(c.get('date'))[:10]) if c.get('date') else ''})"
+            f" · <code>{escape(c.get('id', ''))}</code>"
+            f"{' · stale' if c.get('stale') else ''}</small></li>"
+            for i, c in enumerate(citations, start=1)
+        )
+        parts.append(f'<ol class="zehn-citations">{items}</ol>')
+    limitations = contract.get("limitations") or []
+    if limitations:
+        notes = "".join(f"<li>{escape(x)}</li>" for x in limitations)
+        parts.append(f"<details><summary>limitations</summary><ul>{notes}</ul></details>")
+    parts.append("</div>")
+    return "".join(parts)
