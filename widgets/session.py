@@ -33,6 +33,7 @@ class Session(traitlets.HasTraits):
         super().__init__(**kwargs)
         self.settings = settings
         self._client = client
+        self._policy_handlers: dict[Callable[[Policy], None], Callable[[dict[str, Any]], None]] = {}
 
     @classmethod
     def from_settings(
@@ -69,18 +70,12 @@ class Session(traitlets.HasTraits):
         return Engine(self.client, self.graph, self.policy, self.model())
 
     def on_policy_change(self, callback: Callable[[Policy], None], remove: bool = False) -> None:
-        """Call ``callback(new_policy)`` whenever the active policy changes."""
-        handler = _policy_handler(callback)
+        """Call ``callback(new_policy)`` whenever the active policy changes (idempotent removal)."""
         if remove:
-            self.unobserve(handler, names="policy")
-        else:
-            self.observe(handler, names="policy")
-
-
-_HANDLERS: dict[Callable[[Policy], None], Callable[[dict[str, Any]], None]] = {}
-
-
-def _policy_handler(callback: Callable[[Policy], None]) -> Callable[[dict[str, Any]], None]:
-    if callback not in _HANDLERS:
-        _HANDLERS[callback] = lambda change: callback(change["new"])
-    return _HANDLERS[callback]
+            handler = self._policy_handlers.pop(callback, None)
+            if handler is not None:
+                self.unobserve(handler, names="policy")
+            return
+        if callback not in self._policy_handlers:
+            self._policy_handlers[callback] = lambda change: callback(change["new"])
+            self.observe(self._policy_handlers[callback], names="policy")

@@ -1,0 +1,192 @@
+"""The ask view on the sample graph (real FalkorDB, offline model): what a person would
+see in the rendered HTML for answered, abstained, ambiguous and failed questions."""
+
+from __future__ import annotations
+
+import html
+import re
+import socket
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from widgets.ask import AskView
+from widgets.session import Session
+from zehn.config import Settings
+from zehn.engine.answer import CitedAnswer
+from zehn.extract.pipeline import build_graph
+from zehn.policy import load_policy
+from zehn.store.client import GraphClient
+
+pytestmark = pytest.mark.integration
+_VOID = {"br", "img", "hr", "input", "meta", "link", "wbr"}
+
+
+class _ByClass(HTMLParser):
+    """Text and attributes of every element carrying a CSS class, nested tags flattened."""
+
+    def __init__(self, css_class: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.css_class = css_class
+        self.found: list[tuple[dict[str, str | None], list[str]]] = []
+        self._open: list[tuple[int, int]] = []  # (index in found, depth)
+        self._depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID:
+            return
+        self._depth += 1
+        if self.css_class in (dict(attrs).get("class") or "").split():
+            self._open.append((len(self.found), self._depth))
+            self.found.append((dict(attrs), []))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        self._open = [(i, d) for i, d in self._open if d < self._depth]
+        self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        for i, _ in self._open:
+            self.found[i][1].append(data)
+
+
+def elements(page: str, css_class: str) -> list[tuple[dict[str, str | None], str]]:
+    parser = _ByClass(css_class)
+    parser.feed(page)
+    return [(attrs, "".join(texts)) for attrs, texts in parser.found]
+
+
+def text_of(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+@pytest.fixture(scope="module")
+def sample(settings: Settings) -> Iterator[tuple[GraphClient, str]]:
+    client = GraphClient.connect(settings)
+    report = build_graph(client, "widgets_ask", REPO / "data" / "sample", "rules")
+    yield client, report.graph
+    client.delete_graph(report.graph)
+    client.close()
+
+
+@pytest.fixture
+def session(settings: Settings, sample: tuple[GraphClient, str]) -> Session:
+    client, graph = sample
+    return Session(settings, client, graph=graph, policy=load_policy("production"))
+
+
+def _stored(client: GraphClient, graph: str, sentence_id: str) -> str:
+    query = "MATCH (s:Sentence {id: $id}) RETURN s.text"
+    return str(client.read(graph, query, {"id": sentence_id}).scalar())
+
+
+def test_an_answered_question_shows_numbered_verbatim_citations(
+    session: Session, sample: tuple[GraphClient, str]
+) -> None:
+    client, graph = sample
+    seen: list[CitedAnswer] = []
+    view = AskView(session, on_answer=seen.append)
+    answer = view.ask("If I change origin-mapper, what breaks?")
+    assert seen == [answer] and view.answer is answer
+    page = view.result.value
+
+    [(status, label)] = elements(page, "zehn-status")
+    assert status["data-status"] == "answered" and "Answered" in label
+    citations = elements(page, "zehn-citation")
+    assert len(citations) == len(answer.citations) > 0
+    quotes = [text for _, text in elements(page, "zehn-quote")]
+    for (attrs, shown), citation, quote in zip(citations, answer.citations, quotes, strict=True):
+        assert attrs["data-n"] == str(citation.n)
+        assert f"[{citation.n}]" in text_of(page)
+        assert quote == _stored(client, graph, citation.id) == citation.quote
+        assert citation.title in shown and citation.id in shown
+        assert citation.date and citation.date[:10] in shown
+        assert citation.source_type in shown
+    assert "EVALUATION MODE" not in page
+    assert elements(page, "zehn-limitations")
+    assert "<iframe" in view.graph.frame.value and view.graph.layout.display is None
+
+
+def test_the_log_streams_each_call_with_counts_and_time(session: Session) -> None:
+    view = AskView(session)
+    snapshots: list[str] = []
+    view.investigation.observe(lambda change: snapshots.append(str(change["new"])), names="value")
+    answer = view.ask("If I change origin-mapper, what breaks?")
+    log = view.investigation.value
+    assert elements(log, "zehn-log")
+    calls = elements(log, "zehn-log-call")
+    results = elements(log, "zehn-log-result")
+    assert [a["data-query"] for a, _ in calls][:2] == ["find_entities", "downstream_impact"]
+    assert calls[0][0]["data-by"] == "engine" and "called by engine" in calls[0][1]
+    assert "origin-mapper" in calls[0][1]
+    for (attrs, text), record in zip(results, answer.tool_calls, strict=True):
+        assert attrs["data-query"] == record.query
+        assert attrs["data-returned"] == str(len(record.returned_ids))
+        assert f"{len(record.returned_ids)} IDs in" in text and text.endswith(" ms")
+    assert any(
+        a["data-query"] == "downstream_impact" and a["data-returned"] != "0" for a, _ in results
+    )
+    # streamed: the log changed once per event, not once at the end
+    assert len(snapshots) >= len(calls) + len(results)
+
+
+def test_an_unsupported_question_says_i_dont_know_and_why(session: Session) -> None:
+    view = AskView(session)
+    answer = view.ask("Does query-planner call the indexer directly?")
+    page = view.result.value
+    assert elements(page, "zehn-status")[0][0]["data-status"] == "abstained"
+    [(_, idk)] = elements(page, "zehn-idk")
+    assert idk == "I don't know"
+    [(_, reason)] = elements(page, "zehn-reason")
+    assert answer.reason and answer.reason in reason and "no source states it" in reason
+    assert not elements(page, "zehn-citation")
+
+
+def test_an_ambiguous_name_lists_every_identity(session: Session) -> None:
+    view = AskView(session)
+    answer = view.ask("What does Redwood Inference depend on?")
+    page = view.result.value
+    assert elements(page, "zehn-status")[0][0]["data-status"] == "ambiguous"
+    identities = elements(page, "zehn-identity")
+    assert {a["data-kind"] for a, _ in identities} == {"team", "service", "customer"}
+    for (attrs, text), identity in zip(identities, answer.identities, strict=True):
+        assert attrs["data-id"] == identity.id
+        assert identity.name in text and identity.kind in text and identity.id in text
+        assert identity.evidence and all(s in text for s in identity.evidence)
+    assert view.graph.layout.display == "none"
+
+
+def test_switching_to_evaluation_shows_the_badge_and_it_travels_with_the_answer(
+    session: Session,
+) -> None:
+    view = AskView(session)
+    assert "EVALUATION MODE" not in view.policy_line.value
+    session.policy = load_policy("evaluation")
+    assert elements(view.policy_line.value, "zehn-badge")[0][1].startswith("EVALUATION MODE")
+    view.ask("If I change auth-gateway, what breaks?")
+    [(_, shown)] = elements(view.result.value, "zehn-badge")
+    assert shown == "EVALUATION MODE · policy evaluation"
+    session.policy = load_policy("production")
+    assert "EVALUATION MODE" not in view.policy_line.value
+
+
+def test_a_down_server_is_an_error_box_not_a_traceback(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(home=tmp_path, falkordb_url=f"redis://127.0.0.1:{port}")
+    session = Session(settings, graph="sample__rules", policy=load_policy("production"))
+    view = AskView(session)
+    answer = view.ask("Who owns search-api?")
+    page = view.result.value
+    assert answer.status == "error" and "GraphUnavailable" in (answer.reason or "")
+    assert elements(page, "zehn-status")[0][0]["data-status"] == "error"
+    [(_, box)] = elements(page, "zehn-error")
+    assert box.startswith("GraphUnavailable")
+    assert elements(page, "zehn-idk")[0][1] == "I don't know"
+    assert "Traceback" not in page + view.investigation.value
+    assert elements(view.investigation.value, "zehn-log-error")
