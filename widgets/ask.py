@@ -134,7 +134,8 @@ class AskView(w.VBox):
             self._entry(
                 f'<li class="zehn-log-result" data-query="{escape(event.query)}" '
                 f'data-returned="{event.returned}" data-ms="{event.ms:.1f}">'
-                f"← {escape(event.query)}: {event.returned} IDs in {event.ms:.1f} ms"
+                f"← {escape(event.query)}: {event.rows} results, {event.returned} evidence IDs "
+                f"in {event.ms:.1f} ms"
                 f"{failed if event.error else ''}</li>"
             )
         elif isinstance(event, VerdictEvent):

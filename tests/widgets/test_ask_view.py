@@ -126,7 +126,8 @@ def test_the_log_streams_each_call_with_counts_and_time(session: Session) -> Non
     for (attrs, text), record in zip(results, answer.tool_calls, strict=True):
         assert attrs["data-query"] == record.query
         assert attrs["data-returned"] == str(len(record.returned_ids))
-        assert f"{len(record.returned_ids)} IDs in" in text and text.endswith(" ms")
+        assert f"{len(record.returned_ids)} evidence IDs in" in text and text.endswith(" ms")
+        assert " results, " in text
     assert any(
         a["data-query"] == "downstream_impact" and a["data-returned"] != "0" for a, _ in results
     )

@@ -16,10 +16,13 @@ class ToolCallEvent:
 
 @dataclass(frozen=True)
 class ToolResultEvent:
+    """``returned``: evidence (sentence) IDs recorded; ``rows``: everything the query gave back."""
+
     query: str
     returned: int
     ms: float
     error: str | None = None
+    rows: int = 0
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,8 @@ class _Investigation:
         self.records.append(
             ToolCallRecord(name, outcome.params, outcome.returned_ids, outcome.ms, None, by)
         )
-        self._emit(ToolResultEvent(name, len(outcome.returned_ids), outcome.ms))
+        rows = len(outcome.paths) if outcome.paths else len(outcome.rows)
+        self._emit(ToolResultEvent(name, len(outcome.returned_ids), outcome.ms, rows=rows))
         self._absorb(outcome)
         return outcome
 
