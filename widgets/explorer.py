@@ -16,9 +16,9 @@ import ipywidgets as w
 import pandas as pd
 import traitlets
 
+from widgets.hooks import Callbacks, quietly
 from widgets.html import badge, error_box, escape
 from widgets.session import Session
-from zehn.engine.tools import ToolExecutor
 from zehn.policy import Policy
 
 SEARCH_COLUMNS = ["id", "name", "kind", "aliases"]
@@ -43,7 +43,7 @@ class Explorer(w.VBox):
     def __init__(self, session: Session) -> None:
         self.session = session
         self._busy = False
-        self._callbacks: list[SelectCallback] = []
+        self._callbacks: Callbacks[SelectCallback] = Callbacks()
         self.query = w.Text(
             continuous_update=False, placeholder="text naming entities, e.g. Redwood Inference"
         )
@@ -81,7 +81,7 @@ class Explorer(w.VBox):
         Errors are displayed, then raised: an error must never look like "no match".
         """
         try:
-            executor = self._executor()
+            executor = self.session.tools()
             rows = list(executor.run("find_entities", {"text": text}).rows)
             if 0 < len(text.strip()) <= 200:
                 rows += executor.run("resolve_entity", {"name": text.strip()}).rows
@@ -97,7 +97,7 @@ class Explorer(w.VBox):
         ordered = [found[i] for i in sorted(found)]
         frame = pd.DataFrame(ordered, columns=SEARCH_COLUMNS)
         self.results.value = _table(frame, f"No entity is named in {text!r}.")
-        with self._quiet():
+        with quietly(self):
             self.picker.options = [
                 _NO_CHOICE,
                 *((f"{r.name} ({r.kind})", str(r.id)) for r in frame.itertuples()),
@@ -109,7 +109,7 @@ class Explorer(w.VBox):
         """Direct edges of ``entity_id`` over the active policy's traversable predicates, graded."""
         policy = self.session.policy
         try:
-            outcome = self._executor().run("neighbours", {"entity_id": entity_id})
+            outcome = self.session.tools().run("neighbours", {"entity_id": entity_id})
         except Exception as e:
             self.neighbour_view.value = error_box(e)
             raise
@@ -144,7 +144,7 @@ class Explorer(w.VBox):
     def mentions(self, entity_id: str, limit: int = MENTION_LIMIT) -> pd.DataFrame:
         """Sentences that mention ``entity_id`` unambiguously, with their documents."""
         try:
-            outcome = self._executor().run("mentions", {"entity_id": entity_id, "limit": limit})
+            outcome = self.session.tools().run("mentions", {"entity_id": entity_id, "limit": limit})
         except Exception as e:
             self.mention_view.value = error_box(e)
             raise
@@ -160,7 +160,7 @@ class Explorer(w.VBox):
 
     def select(self, entity_id: str) -> None:
         """Show neighbours and mentions of ``entity_id``; errors are displayed, not raised."""
-        with self._quiet():
+        with quietly(self):
             self.entity_id = entity_id
             if entity_id not in [v for _, v in self.picker.options]:
                 self.picker.options = [*self.picker.options, (entity_id, entity_id)]
@@ -168,16 +168,11 @@ class Explorer(w.VBox):
         for show in (self.neighbours, self.mentions):
             with contextlib.suppress(Exception):  # already shown in the view
                 show(entity_id)
-        for callback in list(self._callbacks):
-            callback(entity_id)
+        self._callbacks.fire(entity_id)
 
     def on_select(self, callback: SelectCallback, remove: bool = False) -> None:
         """Call ``callback(entity_id)`` whenever an entity is selected."""
-        if remove:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-        elif callback not in self._callbacks:
-            self._callbacks.append(callback)
+        self._callbacks.register(callback, remove)
 
     def close(self) -> None:
         """Stop observing the session, then close the widget."""
@@ -186,12 +181,6 @@ class Explorer(w.VBox):
         super().close()
 
     # --- internals ------------------------------------------------------------------
-
-    def _executor(self) -> ToolExecutor:
-        return ToolExecutor(self.session.client, self.session.graph, self.session.policy)
-
-    def _quiet(self) -> _Quiet:
-        return _Quiet(self)
 
     def _search_clicked(self) -> None:
         if not self.query.value.strip():
@@ -211,7 +200,7 @@ class Explorer(w.VBox):
 
     def _graph_changed(self, change: dict[str, Any]) -> None:
         self.results.value = ""
-        with self._quiet():
+        with quietly(self):
             self.picker.options = [_NO_CHOICE]
             self.picker.value = ""
         if self.entity_id:  # ids come from the catalog, so they usually carry over
@@ -219,16 +208,3 @@ class Explorer(w.VBox):
 
     def _show_policy(self, policy: Policy) -> None:
         self.policy_line.value = f'<div class="zehn-explorer-policy">{badge(policy)}</div>'
-
-
-class _Quiet:
-    """Changes made by the explorer itself must not re-trigger it."""
-
-    def __init__(self, view: Explorer) -> None:
-        self.view, self.before = view, False
-
-    def __enter__(self) -> None:
-        self.before, self.view._busy = self.view._busy, True
-
-    def __exit__(self, *exc: object) -> None:
-        self.view._busy = self.before

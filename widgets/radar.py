@@ -14,6 +14,7 @@ from typing import Any
 import ipywidgets as w
 import traitlets
 
+from widgets.hooks import Callbacks, quietly
 from widgets.html import badge, error_box, escape, highlight, label_chip
 from widgets.session import Session
 from zehn.engine.tools import ToolExecutor
@@ -54,7 +55,7 @@ class ImpactRadar(w.VBox):
         self.paths: tuple[GradedPath, ...] = ()
         self.error: Exception | None = None
         self._busy = False
-        self._callbacks: list[ResultCallback] = []
+        self._callbacks: Callbacks[ResultCallback] = Callbacks()
         self.query = w.Text(
             continuous_update=False, placeholder="a name, e.g. origin-mapper", description="Find"
         )
@@ -89,14 +90,14 @@ class ImpactRadar(w.VBox):
     def find(self, text: str) -> list[tuple[str, str]]:
         """Fill the picker with the entities ``text`` names; returns (label, id) options."""
         try:
-            options = entity_options(self._executor(), text)
+            options = entity_options(self.session.tools(), text)
         except Exception as e:  # shown, never a traceback
             self.find_status.value = error_box(e)
             return []
         self.find_status.value = (
             "" if options else f"<i>No entity is named in {escape(repr(text))}.</i>"
         )
-        with self._quiet():
+        with quietly(self):
             self.picker.options = [_NO_CHOICE, *options]
             self.picker.value = ""
         return options
@@ -108,7 +109,7 @@ class ImpactRadar(w.VBox):
         also re-runs from policy and graph observers, which must not fail.
         """
         depth = max(1, min(int(depth), self.depth_slider.max))
-        with self._quiet():
+        with quietly(self):
             self.entity_id = entity_id
             self.depth_slider.value = depth
             if entity_id not in [v for _, v in self.picker.options]:
@@ -122,7 +123,7 @@ class ImpactRadar(w.VBox):
             return ()
         entity_id, depth, policy = self.entity_id, self.depth_slider.value, self.session.policy
         try:
-            outcome = self._executor().run(
+            outcome = self.session.tools().run(
                 "downstream_impact", {"entity_id": entity_id, "depth": depth}
             )
         except Exception as e:  # shown, never a traceback
@@ -141,17 +142,12 @@ class ImpactRadar(w.VBox):
                 _sources_html(_unique_hops(outcome.paths)),
             ]
         )
-        for callback in list(self._callbacks):
-            callback(entity_id, outcome.paths)
+        self._callbacks.fire(entity_id, outcome.paths)
         return outcome.paths
 
     def on_result(self, callback: ResultCallback, remove: bool = False) -> None:
         """Call ``callback(entity_id, paths)`` after each successful run."""
-        if remove:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-        elif callback not in self._callbacks:
-            self._callbacks.append(callback)
+        self._callbacks.register(callback, remove)
 
     def close(self) -> None:
         """Stop observing the session, then close the widget."""
@@ -160,12 +156,6 @@ class ImpactRadar(w.VBox):
         super().close()
 
     # --- internals ------------------------------------------------------------------
-
-    def _executor(self) -> ToolExecutor:
-        return ToolExecutor(self.session.client, self.session.graph, self.session.policy)
-
-    def _quiet(self) -> _Quiet:
-        return _Quiet(self)
 
     def _find_clicked(self) -> None:
         if self.query.value.strip():
@@ -182,13 +172,13 @@ class ImpactRadar(w.VBox):
     def _policy_changed(self, policy: Policy) -> None:
         self._show_policy(policy)
         top = min(MAX_DEPTH, policy.max_hops)
-        with self._quiet():
+        with quietly(self):
             self.depth_slider.max = top
             self.depth_slider.value = min(self.depth_slider.value, top)
         self.refresh()
 
     def _graph_changed(self, change: dict[str, Any]) -> None:
-        with self._quiet():
+        with quietly(self):
             self.picker.options = [_NO_CHOICE]
             self.picker.value = ""
         self.refresh()
@@ -199,19 +189,6 @@ class ImpactRadar(w.VBox):
     def _fill_tabs(self, pages: list[str]) -> None:
         for child, page in zip(self.tabs.children, pages or [""] * len(TAB_TITLES), strict=True):
             child.value = page
-
-
-class _Quiet:
-    """Changes made by the radar itself must not re-trigger it."""
-
-    def __init__(self, radar: ImpactRadar) -> None:
-        self.radar, self.before = radar, False
-
-    def __enter__(self) -> None:
-        self.before, self.radar._busy = self.radar._busy, True
-
-    def __exit__(self, *exc: object) -> None:
-        self.radar._busy = self.before
 
 
 # --- rendering ---------------------------------------------------------------------------

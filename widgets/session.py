@@ -13,6 +13,7 @@ import traitlets
 
 from zehn.config import Settings
 from zehn.engine import Engine
+from zehn.engine.tools import ToolExecutor
 from zehn.extract.pipeline import resolve_graph
 from zehn.models.base import Model
 from zehn.models.factory import make_model
@@ -65,6 +66,10 @@ class Session(traitlets.HasTraits):
 
     def model(self) -> Model:
         return make_model(self.settings, self.model_name, max_hops=self.policy.max_hops)
+
+    def tools(self) -> ToolExecutor:
+        """The named-query executor for the active graph and policy: the views' only way in."""
+        return ToolExecutor(self.client, self.graph, self.policy)
 
     def engine(self) -> Engine:
         return Engine(self.client, self.graph, self.policy, self.model())
