@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint install clean
+.PHONY: demo test lint install browser clean
+LAB_FLAGS := $(if $(HEADLESS),--no-browser,)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,15 +16,22 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The main job: build the sample graph, answer a change-impact question in the
+# terminal, then open the workbench in JupyterLab (HEADLESS=1: print its URL instead).
 demo: $(STAMP)
 	$(BIN)/zehn demo
+	$(BIN)/zehn lab $(LAB_FLAGS)
+
+# Debian's Chromium for the browser tests (never `playwright install`).
+browser:
+	./scripts/install-browser.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint browser
 	$(BIN)/pytest
 
 clean:

@@ -62,6 +62,8 @@ class AskView(w.VBox):
             layout=w.Layout(width="100%", height="60px"),
         )
         self.button = w.Button(description="Ask", button_style="primary", icon="search")
+        self.question.add_class("zehn-question")  # stable hooks for browser tests
+        self.button.add_class("zehn-ask")
         self.policy_line = w.HTML()
         self.investigation = w.HTML()
         self.result = w.HTML()
