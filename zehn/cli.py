@@ -292,15 +292,18 @@ def _lab(args: argparse.Namespace, settings: Settings) -> int:
         )
         return EXIT_ERROR
     if args.voila:
-        command = [sys.executable, "-m", "voila", str(notebook), f"--port={args.port}",
+        command = [sys.executable, "-m", "voila", notebook.name, f"--port={args.port}",
                    "--Voila.ip=127.0.0.1"]  # fmt: skip
     else:
-        command = [sys.executable, "-m", "jupyter", "lab", str(notebook), f"--port={args.port}",
+        command = [sys.executable, "-m", "jupyter", "lab", notebook.name, f"--port={args.port}",
                    "--ServerApp.ip=127.0.0.1"]  # fmt: skip
     if args.no_browser:
         command.append("--no-browser")
+    if not args.voila and os.geteuid() == 0:
+        command.append("--allow-root")  # containers and CI machines often run as root
     print("starting:", " ".join(command), file=sys.stderr)
     sys.stdout.flush()
+    os.chdir(notebook.parent)  # the server's root: the notebooks, with the workbench opened
     os.execv(sys.executable, command)
     return EXIT_OK  # pragma: no cover - execv does not return
 

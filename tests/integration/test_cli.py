@@ -158,3 +158,26 @@ def test_ask_against_a_down_server_exits_1_with_a_clear_error(
 def test_ask_with_an_unknown_graph_names_it(env: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "Who owns search-api?", "--graph", "no_such_corpus"]) == EXIT_ERROR
     assert "no_such_corpus" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flags", "program", "expected"),
+    [
+        ([], "jupyter", ["lab", "00_workbench.ipynb", "--port=8888", "--ServerApp.ip=127.0.0.1"]),
+        (["--no-browser", "--port", "9000"], "jupyter", ["--port=9000", "--no-browser"]),
+        (["--voila"], "voila", ["00_workbench.ipynb", "--Voila.ip=127.0.0.1"]),
+    ],
+)
+def test_lab_opens_the_workbench_notebook_on_loopback(
+    env: None, monkeypatch: pytest.MonkeyPatch, flags: list[str], program: str, expected: list[str]
+) -> None:
+    import os
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(os, "chdir", lambda path: seen.setdefault("cwd", path))
+    monkeypatch.setattr(os, "execv", lambda exe, argv: seen.setdefault("argv", argv))
+    assert main(["lab", *flags]) == EXIT_OK
+    argv = seen["argv"]
+    assert isinstance(argv, list) and argv[1:3] == ["-m", program]
+    assert all(part in argv for part in expected)
+    assert str(seen["cwd"]).endswith("notebooks")
