@@ -14,10 +14,9 @@ from itertools import combinations
 from zehn.config import Settings
 from zehn.corpus.model import Sentence
 from zehn.extract.base import Progress, SourceText
-from zehn.extract.binding import Binder
 from zehn.extract.catalog import Catalog
 from zehn.extract.cues import CUES
-from zehn.extract.discover import discover_entities
+from zehn.extract.discover import bind_corpus
 from zehn.extract.model import Edge, Extraction, Mention, unique_edges
 
 DEFAULT_GUESS = "DEPENDS_ON"
@@ -34,38 +33,33 @@ class CooccurrenceStrategy:
         settings: Settings,
         progress: Progress | None = None,
     ) -> Extraction:
-        entities = catalog.entities if catalog else discover_entities(documents)
-        binder = Binder(entities)
+        entities, bound_sentences = bind_corpus(documents, catalog, progress)
         mentions: list[Mention] = []
         edges: list[Edge] = []
-        for document in documents:
-            for sentence in document.sentences:
-                bound = binder.bind(sentence)
-                mentions.extend(bound)
-                predicate = _guess_predicate(sentence, bound)
-                unique = [m for m in bound if m.entity_id is not None]
-                for first, second in combinations(unique, 2):
-                    if first.entity_id == second.entity_id:
-                        continue
-                    assert first.entity_id is not None and second.entity_id is not None
-                    edges.append(
-                        Edge(
-                            subject=first.entity_id,
-                            rel_type=predicate,
-                            object=second.entity_id,
-                            sentence_id=sentence.id,
-                            doc_id=sentence.doc_id,
-                            start=sentence.start,
-                            end=sentence.end,
-                            fact=f"{first.surface} {predicate.lower().replace('_', ' ')} "
-                            f"{second.surface}",
-                            strategy=self.name,
-                            subject_span=(first.start, first.end),
-                            object_span=(second.start, second.end),
-                        )
+        for sentence, bound in bound_sentences:
+            mentions.extend(bound)
+            predicate = _guess_predicate(sentence, bound)
+            unique = [m for m in bound if m.entity_id is not None]
+            for first, second in combinations(unique, 2):
+                if first.entity_id == second.entity_id:
+                    continue
+                assert first.entity_id is not None and second.entity_id is not None
+                edges.append(
+                    Edge(
+                        subject=first.entity_id,
+                        rel_type=predicate,
+                        object=second.entity_id,
+                        sentence_id=sentence.id,
+                        doc_id=sentence.doc_id,
+                        start=sentence.start,
+                        end=sentence.end,
+                        fact=f"{first.surface} {predicate.lower().replace('_', ' ')} "
+                        f"{second.surface}",
+                        strategy=self.name,
+                        subject_span=(first.start, first.end),
+                        object_span=(second.start, second.end),
                     )
-            if progress:
-                progress(1)
+                )
         return Extraction(self.name, tuple(entities), tuple(mentions), unique_edges(edges))
 
 

@@ -12,8 +12,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from zehn.extract.base import SourceText
-from zehn.extract.model import Entity
+from zehn.corpus.model import Sentence
+from zehn.extract.base import Progress, SourceText
+from zehn.extract.binding import Binder
+from zehn.extract.catalog import Catalog
+from zehn.extract.model import Entity, Mention
 
 MIN_CODE_LIKE_USES = 2
 _CODE_LIKE = re.compile(r"(?<![\w./@:#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-]|\.\w)")
@@ -81,3 +84,17 @@ def _names_a_thing(identifier: str) -> bool:
         and max(len(p) for p in parts) >= 4
         and min(len(p) for p in parts) >= 2
     )
+
+
+def bind_corpus(
+    documents: Sequence[SourceText], catalog: Catalog | None, progress: Progress | None = None
+) -> tuple[tuple[Entity, ...], list[tuple[Sentence, list[Mention]]]]:
+    """The entities (catalog, else discovered) and every sentence with its bound mentions."""
+    entities = catalog.entities if catalog else discover_entities(documents)
+    binder = Binder(entities)
+    bound: list[tuple[Sentence, list[Mention]]] = []
+    for document in documents:
+        bound.extend((sentence, binder.bind(sentence)) for sentence in document.sentences)
+        if progress:
+            progress(1)
+    return tuple(entities), bound

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from zehn.config import Settings
 from zehn.corpus.model import Sentence
 from zehn.extract.base import Progress, SourceText
-from zehn.extract.binding import Binder
 from zehn.extract.catalog import Catalog
 from zehn.extract.cues import (
     CONDITIONAL_PREFIX,
@@ -32,7 +31,7 @@ from zehn.extract.cues import (
     SUBJECT_GLUE,
     Cue,
 )
-from zehn.extract.discover import discover_entities
+from zehn.extract.discover import bind_corpus
 from zehn.extract.model import Edge, Extraction, Mention, unique_edges
 
 _WORD = re.compile(r"[A-Za-z']+")
@@ -68,20 +67,15 @@ class RulesStrategy:
         settings: Settings,
         progress: Progress | None = None,
     ) -> Extraction:
-        entities = catalog.entities if catalog else discover_entities(documents)
-        binder = Binder(entities)
+        entities, bound_sentences = bind_corpus(documents, catalog, progress)
         mentions: list[Mention] = []
         edges: list[Edge] = []
         skipped_ambiguous = 0
-        for document in documents:
-            for sentence in document.sentences:
-                bound = binder.bind(sentence)
-                mentions.extend(bound)
-                found, ambiguous = sentence_edges(sentence, bound, self.name)
-                edges.extend(found)
-                skipped_ambiguous += ambiguous
-            if progress:
-                progress(1)
+        for sentence, bound in bound_sentences:
+            mentions.extend(bound)
+            found, ambiguous = sentence_edges(sentence, bound, self.name)
+            edges.extend(found)
+            skipped_ambiguous += ambiguous
         notes = (f"{skipped_ambiguous} edges not made: an endpoint was ambiguous",)
         return Extraction(self.name, tuple(entities), tuple(mentions), unique_edges(edges), notes)
 
