@@ -243,7 +243,7 @@ def _answered_html(answer: CitedAnswer) -> str:
 
 def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> str:
     quote = highlight(citation.quote, citation.span[0], spans)
-    stale = ' <b style="color:#bf8700">stale</b>' if citation.stale else ""
+    stale = _stale_html(citation)
     return (
         f'<li class="zehn-citation" value="{citation.n}" data-n="{citation.n}" '
         f'data-sentence-id="{escape(citation.id)}" style="margin-bottom:6px">'
@@ -253,6 +253,25 @@ def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> s
         f' · <span class="zehn-source-type">{escape(citation.source_type)}</span>'
         f' · <span class="zehn-date">{escape((citation.date or "undated")[:10])}</span>'
         f' · <code class="zehn-sentence-id">{escape(citation.id)}</code>{stale}</small></li>'
+    )
+
+
+def _stale_html(citation: Citation) -> str:
+    """The "stale" tag, with the superseding sentence (or why it is too old)."""
+    if not citation.stale:
+        return ""
+    if citation.superseded_quote:
+        by = escape(citation.superseded_by or "")
+        detail = (
+            f'superseded by <q class="zehn-superseding-quote">{escape(citation.superseded_quote)}'
+            f'</q> <code class="zehn-superseding-id">{by}</code>'
+        )
+    else:
+        detail = escape(citation.stale_reason or "older than the policy allows")
+    return (
+        f' <span class="zehn-stale" data-superseded-by="{escape(citation.superseded_by or "")}"'
+        f' title="{escape(citation.stale_reason or "")}"><b style="color:#bf8700">stale</b>'
+        f" — {detail}</span>"
     )
 
 

@@ -158,7 +158,7 @@ def answer_html(contract: dict[str, Any], investigation_id: str = "") -> str:
             f" ({escape(c.get('source_type', ''))}"
             f"{', ' + escape(str(c.get('date'))[:10]) if c.get('date') else ''})"
             f" · <code>{escape(c.get('id', ''))}</code>"
-            f"{' · stale' if c.get('stale') else ''}</small></li>"
+            f"{_stale(c)}</small></li>"
             for i, c in enumerate(citations, start=1)
         )
         parts.append(f'<ol class="zehn-citations">{items}</ol>')
@@ -168,3 +168,16 @@ def answer_html(contract: dict[str, Any], investigation_id: str = "") -> str:
         parts.append(f"<details><summary>limitations</summary><ul>{notes}</ul></details>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def _stale(citation: dict[str, Any]) -> str:
+    """The stale mark, with what superseded the sentence when we know it."""
+    if not citation.get("stale"):
+        return ""
+    quote = citation.get("superseded_quote")
+    because = (
+        f"superseded by <q>{escape(quote)}</q>"
+        if quote
+        else escape(citation.get("stale_reason") or "")
+    )
+    return f' · <span class="zehn-stale" style="color:#cf222e">stale: {because}</span>'

@@ -37,6 +37,13 @@ def render_answer(answer: CitedAnswer) -> str:
             date = f", {c.date[:10]}" if c.date else ""
             lines.append(f'  [{c.n}] "{c.quote}"')
             lines.append(f"      — {c.title} ({kind}{date}) {c.id}")
+            if c.stale:
+                because = (
+                    f'superseded by "{c.superseded_quote}" ({c.superseded_by})'
+                    if c.superseded_by
+                    else c.stale_reason
+                )
+                lines.append(f"      STALE: {because}")
     if answer.paths and answer.status != "answered":
         lines.append("\npaths found (not claimed):")
         for path in answer.paths[:10]:

@@ -217,3 +217,21 @@ def test_gold_questions(engine: Engine) -> None:
     agree = sum(n for (gold, got), n in outcomes.items() if gold == got)
     assert agree / len(questions) >= 0.9, outcomes
     assert statistics.median(latencies) < 2000
+
+
+def test_limitations_state_the_audited_error_rate_or_that_there_is_none(
+    engine: Engine, client: GraphClient, sample_graph: str
+) -> None:
+    from zehn.audit import AuditStore
+
+    question = "If I change origin-mapper, what breaks?"
+    assert f"audit: graph {sample_graph} is unaudited" in engine.ask(question).limitations
+    key = str(client.read(sample_graph, "MATCH ()-[r:RELATES]->() RETURN r.key LIMIT 1").scalar())
+    AuditStore(client).label(key, sample_graph, "rules", "wrong_target", "tester")
+    try:
+        notes = engine.ask(question).limitations
+    finally:
+        client.write(
+            "zehn__workbench", "MATCH (l:AuditLabel {graph: $g}) DELETE l", {"g": sample_graph}
+        )
+    assert any(n.startswith("audit: 1 of 1 sampled edges bound to the wrong entity") for n in notes)

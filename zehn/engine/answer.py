@@ -32,6 +32,9 @@ class Citation:
     span: tuple[int, int]
     date: str | None = None
     stale: bool = False
+    superseded_by: str | None = None  # the superseding sentence id (zehn.staleness)
+    superseded_quote: str | None = None  # its verbatim text
+    stale_reason: str | None = None  # why stale: superseded (and by what) or too old
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,9 @@ class Citation:
             "span": list(self.span),
             "date": self.date,
             "stale": self.stale,
+            "superseded_by": self.superseded_by,
+            "superseded_quote": self.superseded_quote,
+            "stale_reason": self.stale_reason,
         }
 
 

@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from zehn.audit import audit_summary
 from zehn.corpus.model import Sentence
 from zehn.engine.answer import (
     ABSTAINED,
@@ -48,15 +50,18 @@ from zehn.errors import (
     RetrievalError,
     StoreError,
     UnknownQuery,
+    ZehnError,
 )
 from zehn.extract.binding import Binder
 from zehn.extract.model import Entity, Mention
 from zehn.grade import GradedPath
 from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.policy import Policy
+from zehn.staleness import check_citations
 from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
+ALL_STALE = "Note: every cited source has been superseded or is older than the policy allows."
 SOURCE_TYPES = ("confluence", "pull_request", "meeting", "email", "ticket")
 _WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are)\s+(?P<x>[^?]+?)\s*\??\s*$", re.IGNORECASE)
 _MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
@@ -265,6 +270,12 @@ class _Investigation:
         citations = self._citations(cited)
         numbers = {c.id: c.n for c in citations}
         text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)
+        if citations and all(c.stale for c in citations):  # the answer rests on stale evidence
+            answer = self._result(ANSWERED, f"{text.strip()}\n\n{ALL_STALE}", None, citations)
+            return dataclasses.replace(
+                answer,
+                limitations=(*answer.limitations, f"staleness: {ALL_STALE.removeprefix('Note: ')}"),
+            )
         return self._result(ANSWERED, text.strip(), None, citations)
 
     def _citations(self, cited: Sequence[str]) -> tuple[Citation, ...]:
@@ -286,7 +297,22 @@ class _Investigation:
                     date=row.get("date"),
                 )
             )
-        return tuple(citations)
+        try:
+            staleness = check_citations(self.tools, cited, self.engine.policy)
+        except (StoreError, RetrievalError) as e:  # unchecked is not "not stale"
+            raise _Stop(ERROR, f"staleness could not be checked: {type(e).__name__}: {e}") from e
+        return tuple(
+            dataclasses.replace(
+                c,
+                stale=True,
+                superseded_by=s.superseding_sentence_id,
+                superseded_quote=s.superseding_quote,
+                stale_reason=s.reason,
+            )
+            if (s := staleness.get(c.id)) is not None and s.stale
+            else c
+            for c in citations
+        )
 
     # --- results --------------------------------------------------------------------------
 
@@ -337,7 +363,10 @@ class _Investigation:
         notes.append(f"policy {policy.name} ({policy.mode})" + (f": {blocked}" if blocked else ""))
         if policy.badge:
             notes.append(policy.badge)
-        notes.append("edge error rate: this graph's edges have not been audited")
+        try:
+            notes.append(audit_summary(self.engine.client, self.engine.graph))
+        except ZehnError as e:  # the answer stands; say what we could not check
+            notes.append(f"audit: could not be read ({type(e).__name__}: {e})")
         if self.paths:
             notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
         return tuple(notes)

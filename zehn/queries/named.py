@@ -200,6 +200,59 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH ()-[r:RELATES]->() RETURN DISTINCT r.rel_type AS rel_type ORDER BY rel_type",
             internal=True,
         ),
+        # --- staleness (zehn.staleness): cited sentences, their edges, later statements ------
+        NamedQuery(
+            "staleness_sentences",
+            "Cited sentences with their document's dates, type and ticket status/resolution date.",
+            (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
+            "UNWIND $ids AS i MATCH (s:Sentence {id: i}) MATCH (d:Document {id: s.doc_id}) "
+            "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, d.id AS document, "
+            "d.source_type AS source_type, d.created_at AS created_at, d.updated_at AS updated_at, "
+            "d.attr_resolved_at AS resolved_at, d.attr_status AS status",
+            internal=True,
+        ),
+        NamedQuery(
+            "staleness_edges",
+            "The edges the given sentences back (subject, predicate, object, flags).",
+            (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
+            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE r.sentence_id IN $ids "
+            "RETURN r.sentence_id AS sentence_id, a.id AS source, r.rel_type AS rel_type, "
+            "b.id AS target, r.negated AS negated, r.hedged AS hedged",
+            internal=True,
+        ),
+        NamedQuery(
+            "staleness_negations",
+            "Negated edges from the given subjects to the given objects, with sentence and dates.",
+            (
+                ParamSpec("sources", "string_list", "subject entity ids"),
+                ParamSpec("targets", "string_list", "object entity ids"),
+            ),
+            "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) "
+            "WHERE r.negated = true AND b.id IN $targets "
+            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
+            "s.text AS text, s.start AS start, d.id AS document, d.source_type AS source_type, "
+            "d.created_at AS created_at, d.updated_at AS updated_at, "
+            "d.attr_resolved_at AS resolved_at",
+            internal=True,
+        ),
+        NamedQuery(
+            "staleness_statements",
+            "Sentences unambiguously mentioning the given entities whose text contains a "
+            "supersession cue (lower-case), one row per mention, with dates.",
+            (
+                ParamSpec("ids", "string_list", "entity ids"),
+                ParamSpec("cues", "string_list", "lower-case cue substrings", max_length=40),
+            ),
+            "UNWIND $ids AS i MATCH (e:Entity {id: i})-[m:MENTIONED_IN]->(s:Sentence) "
+            "WHERE m.ambiguous = false AND any(c IN $cues WHERE toLower(s.text) CONTAINS c) "
+            "MATCH (d:Document {id: s.doc_id}) "
+            "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, e.id AS entity_id, "
+            "m.start AS mention_start, m.end AS mention_end, d.id AS document, "
+            "d.source_type AS source_type, d.created_at AS created_at, "
+            "d.updated_at AS updated_at, d.attr_resolved_at AS resolved_at",
+            internal=True,
+        ),
     )
 }
 
