@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from zehn.engine.answer import CitedAnswer
 from zehn.errors import GraphNotFound, QueryError, ZehnError
 from zehn.store.client import GraphClient
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine imports the audit, which imports this module
     import pandas as pd
+
+    from zehn.engine.answer import CitedAnswer
 
 WORKBENCH_GRAPH = "zehn__workbench"
 LABEL = "Investigation"
