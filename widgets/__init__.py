@@ -8,8 +8,9 @@ graph so every view has something real to show.
 from __future__ import annotations
 
 from widgets.session import Session
+from zehn.audit import AuditStore
 from zehn.config import Settings
-from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR, SAMPLE_GRAPH
+from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR, SAMPLE_GRAPH
 from zehn.extract.pipeline import build_graph
 from zehn.store.client import GraphClient
 
@@ -28,4 +29,6 @@ def open_session(settings: Settings | None = None, *, graph: str | None = None) 
             client, SAMPLE_CORPUS, SAMPLE_DIR, "rules", settings,
             progress=lambda total: tqdm(total=total, unit="file", desc="building sample__rules"),
         )  # fmt: skip
+    if wanted == SAMPLE_GRAPH and SAMPLE_AUDIT_LABELS.is_file():
+        AuditStore(client).import_csv(SAMPLE_AUDIT_LABELS)  # idempotent: one label per edge
     return Session.from_settings(settings, graph=wanted)

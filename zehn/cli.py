@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from zehn.audit import AuditStore
 from zehn.config import Settings
-from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR
+from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import ERROR, CitedAnswer, Engine
 from zehn.errors import ZehnError
 from zehn.extract.pipeline import (
@@ -152,6 +153,8 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: sample corpus not found at {SAMPLE_DIR}", file=sys.stderr)
         return EXIT_ERROR
     report = _build(settings, SAMPLE_DIR, SAMPLE_CORPUS, DEFAULT_STRATEGY, progress=not args.json)
+    if SAMPLE_AUDIT_LABELS.is_file():  # the sample's hand audit, so answers state its error rate
+        AuditStore(GraphClient.connect(settings)).import_csv(SAMPLE_AUDIT_LABELS)
     health = check_health(settings)
     answer = _answer(settings, DEMO_QUESTION, report.graph, model_name="offline")
     if args.json:

@@ -35,13 +35,12 @@ earlier negation never makes a later statement stale. An undated cited
 sentence can only be superseded from inside its own document and is never
 ``too_old``.
 
-**Dates.** A sentence's date is its document's ``updated_at`` (else
-``created_at``). A ticket is a first-class source: its statements — the
-description, the comments and the resolution — are dated by the later of
-``updated_at`` and the ticket's resolution date (``attr_resolved_at``), since
-a ticket closed or resolved on a date restates what it says on that date;
-order inside the ticket still comes from offsets, so a later comment
-supersedes the description or an earlier comment.
+**Dates.** A sentence is dated when it was stated: a Confluence page or plain
+document (edited in place) by its last update, a ticket, email, pull request
+or meeting note by its creation. A ticket is a first-class source: its
+comments and resolution come after its description in the same document, so
+they supersede it by offset; a ticket updated or resolved in April still
+said in February what its description says.
 
 Every read is a whitelisted internal named query (``staleness_*`` in
 :mod:`zehn.queries.named`), run through the investigation's
@@ -225,14 +224,21 @@ def parse_date(value: Any) -> datetime | None:
     return parsed.astimezone(UTC)
 
 
+EDITED_IN_PLACE = ("confluence", "text")
+
+
 def effective_date(row: Mapping[str, Any]) -> datetime | None:
-    """A sentence's date: updated (else created); a ticket's resolution date when later."""
-    base = parse_date(row.get("updated_at")) or parse_date(row.get("created_at"))
-    if str(row.get("source_type") or "") == "ticket":
-        resolved = parse_date(row.get("resolved_at"))
-        if resolved is not None and (base is None or resolved > base):
-            return resolved
-    return base
+    """When a sentence was stated: for pages edited in place, their last update; for
+    tickets, emails, pull requests and meeting notes, when they were written (their
+    later comments and replies come later in the same document and count by offset).
+    A ticket updated or resolved in April still said in February what its description says."""
+    stated = parse_date(row.get("stated_at"))  # set per sentence at ingest (zehn.corpus.dates)
+    if stated is not None:
+        return stated
+    created, updated = parse_date(row.get("created_at")), parse_date(row.get("updated_at"))
+    if str(row.get("source_type") or "") in EDITED_IN_PLACE:
+        return updated or created
+    return created or updated
 
 
 # --- the rules ----------------------------------------------------------------------------

@@ -262,39 +262,40 @@ def test_a_sentence_backing_no_edge_can_still_be_too_old() -> None:
 # --- dates -------------------------------------------------------------------------------------
 
 
-def test_a_document_is_dated_by_its_last_update_else_its_creation() -> None:
-    assert effective_date({"created_at": "2024-01-01T00:00:00+00:00"}) == datetime(
-        2024, 1, 1, tzinfo=UTC
-    )
-    row = {"created_at": "2024-01-01T00:00:00+00:00", "updated_at": "2024-03-01T00:00:00+00:00"}
-    assert effective_date(row) == datetime(2024, 3, 1, tzinfo=UTC)
-    assert effective_date({}) is None
-    assert effective_date({"updated_at": "not a date"}) is None
-
-
-def test_a_ticket_resolved_after_its_last_update_is_dated_by_its_resolution() -> None:
+def test_pages_are_dated_by_their_last_update_and_tickets_by_their_creation() -> None:
+    page = {
+        "source_type": "confluence",
+        "created_at": "2024-01-01T00:00:00+00:00",
+        "updated_at": "2024-03-01T00:00:00+00:00",
+    }
+    assert effective_date(page) == datetime(2024, 3, 1, tzinfo=UTC)
+    assert effective_date(
+        {"source_type": "confluence", "created_at": "2024-01-01T00:00:00+00:00"}
+    ) == datetime(2024, 1, 1, tzinfo=UTC)
     ticket = {
         "source_type": "ticket",
         "created_at": "2024-02-23T09:30:00+00:00",
         "updated_at": "2024-09-12T15:25:40+00:00",
-        "resolved_at": "2024-10-01T08:40:12+01:00",  # as the ticket loader stores it
+        "resolved_at": "2024-10-01T08:40:12+01:00",
     }
-    assert effective_date(ticket) == datetime(2024, 10, 1, 7, 40, 12, tzinfo=UTC)
-    earlier = {**ticket, "resolved_at": "2024-03-01T00:00:00+00:00"}
-    assert effective_date(earlier) == datetime(2024, 9, 12, 15, 25, 40, tzinfo=UTC)
-    # only tickets carry resolution dates that count
-    assert effective_date({**ticket, "source_type": "email"}) == datetime(
-        2024, 9, 12, 15, 25, 40, tzinfo=UTC
-    )
+    # A ticket updated or resolved later still said in February what its description says;
+    # its comments and resolution come later in the same document and count by offset.
+    assert effective_date(ticket) == datetime(2024, 2, 23, 9, 30, tzinfo=UTC)
+    for kind in ("email", "pull_request", "meeting"):
+        assert effective_date({**ticket, "source_type": kind}) == datetime(
+            2024, 2, 23, 9, 30, tzinfo=UTC
+        )
+    assert effective_date({}) is None
+    assert effective_date({"updated_at": "not a date"}) is None
 
 
-def test_a_resolved_ticket_comment_supersedes_an_earlier_page() -> None:
+def test_a_ticket_comment_dated_by_itself_supersedes_an_earlier_page() -> None:
     page = statement("Billing depends on ledger-v1.", "2024-09-20", "confluence/billing")
     resolved = effective_date(
         {
             "source_type": "ticket",
-            "updated_at": "2024-09-12T00:00:00+00:00",
-            "resolved_at": "2024-10-01T08:40:12+01:00",
+            "created_at": "2024-02-23T09:30:00+00:00",
+            "stated_at": "2024-10-01T00:00:00+00:00",  # "Comment by … on 2024-10-01:" at ingest
         }
     )
     comment = statement("Billing no longer depends on ledger-v1.", None, "ticket/PAY-231", 494)

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from zehn.corpus.dates import stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document
 from zehn.corpus.split import chunk_sentences, split_sentences
@@ -53,7 +54,8 @@ CREATE (c)-[:PART_OF]->(d)
 WITH DISTINCT d
 UNWIND $sentences AS s
 MATCH (c:Chunk {id: s.chunk_id})
-CREATE (n:Sentence {id: s.id, doc_id: s.doc_id, text: s.text, start: s.start, end: s.end})
+CREATE (n:Sentence {id: s.id, doc_id: s.doc_id, text: s.text, start: s.start, end: s.end,
+                    stated_at: s.stated_at})
 CREATE (n)-[:PART_OF]->(c)
 """
 
@@ -241,8 +243,9 @@ def _write_document(
                 "start": s.start,
                 "end": s.end,
                 "chunk_id": chunks[s.chunk_ordinal].id,
+                "stated_at": stated,
             }
-            for s in stamped
+            for s, stated in zip(stamped, stated_dates(doc, stamped), strict=True)
         ],
     }
     client.write(graph, _REPLACE_DOCUMENT, params)

@@ -17,6 +17,12 @@ ENTITY_ID = ParamSpec(
 )
 DEPTH = ParamSpec("depth", "integer", "number of hops, 1 to 3", minimum=1, maximum=3)
 MAX_PATH_ROWS = 2000
+# When a sentence was stated: set at ingest (zehn.corpus.dates), e.g. a ticket comment by its
+# own date; for graphs built before that, the document's date by the same rule.
+STATED_AT = (
+    "coalesce(s.stated_at, CASE WHEN d.source_type IN ['confluence', 'text'] "
+    "THEN coalesce(d.updated_at, d.created_at) ELSE coalesce(d.created_at, d.updated_at) END)"
+)
 
 # One hop of an impact walk from node x over edge r: against reverse edges, along forward ones.
 _DOWN = "((r{i}.rel_type IN $reverse AND endNode(r{i}) = {x}) OR (r{i}.rel_type IN $forward AND startNode(r{i}) = {x}))"
@@ -114,7 +120,7 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, m.start AS start, m.end AS end, "
             "s.start AS sentence_start, d.id AS document, d.title AS title, d.source_type AS source_type, "
-            "coalesce(d.updated_at, d.created_at) AS date ORDER BY date, sentence_id LIMIT $limit",
+            f"{STATED_AT} AS date ORDER BY date, sentence_id LIMIT $limit",
         ),
         NamedQuery(
             "edge_evidence",
@@ -132,7 +138,7 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH (s:Sentence {id: $sentence_id}) MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
             "d.id AS document, d.title AS title, d.source_type AS source_type, d.uri AS uri, "
-            "coalesce(d.updated_at, d.created_at) AS date",
+            f"{STATED_AT} AS date",
         ),
         # --- run by the engine itself -------------------------------------------------
         NamedQuery(
@@ -145,7 +151,7 @@ QUERIES: dict[str, NamedQuery] = {
             "r.negated AS negated, r.hedged AS hedged, r.fact AS fact, "
             "s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
             "d.id AS document, d.title AS title, d.source_type AS source_type, "
-            "coalesce(d.updated_at, d.created_at) AS date",
+            f"{STATED_AT} AS date",
             internal=True,
         ),
         NamedQuery(
@@ -183,7 +189,7 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH (d:Document {id: r.doc_id}) MATCH (s:Sentence {id: r.sentence_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
             "s.text AS text, s.start AS start, d.id AS document, "
-            "coalesce(d.updated_at, d.created_at) AS date",
+            f"{STATED_AT} AS date",
             internal=True,
         ),
         NamedQuery(
@@ -208,7 +214,7 @@ QUERIES: dict[str, NamedQuery] = {
             "UNWIND $ids AS i MATCH (s:Sentence {id: i}) MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, d.id AS document, "
             "d.source_type AS source_type, d.created_at AS created_at, d.updated_at AS updated_at, "
-            "d.attr_resolved_at AS resolved_at, d.attr_status AS status",
+            "d.attr_resolved_at AS resolved_at, d.attr_status AS status, s.stated_at AS stated_at",
             internal=True,
         ),
         NamedQuery(
@@ -233,7 +239,7 @@ QUERIES: dict[str, NamedQuery] = {
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
             "s.text AS text, s.start AS start, d.id AS document, d.source_type AS source_type, "
             "d.created_at AS created_at, d.updated_at AS updated_at, "
-            "d.attr_resolved_at AS resolved_at",
+            "d.attr_resolved_at AS resolved_at, s.stated_at AS stated_at",
             internal=True,
         ),
         NamedQuery(
@@ -250,7 +256,7 @@ QUERIES: dict[str, NamedQuery] = {
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, e.id AS entity_id, "
             "m.start AS mention_start, m.end AS mention_end, d.id AS document, "
             "d.source_type AS source_type, d.created_at AS created_at, "
-            "d.updated_at AS updated_at, d.attr_resolved_at AS resolved_at",
+            "d.updated_at AS updated_at, d.attr_resolved_at AS resolved_at, s.stated_at AS stated_at",
             internal=True,
         ),
     )
