@@ -102,6 +102,14 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true")
     compare.set_defaults(handler=_compare)
 
+    evaluate = sub.add_parser("eval", help="ask every gold question and score the answers")
+    evaluate.add_argument("--gold", type=Path, default=SAMPLE_DIR, help="corpus folder with gold/")
+    evaluate.add_argument("--strategy", default="rules", help="comma-separated strategies")
+    evaluate.add_argument("--policy", default="production", help="comma-separated policies")
+    evaluate.add_argument("--model", choices=["offline", "openai"], default="offline")
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.set_defaults(handler=_eval)
+
     graph = sub.add_parser("graph", help="create, copy or delete a named graph")
     graph_sub = graph.add_subparsers(dest="action", required=True)
     create = graph_sub.add_parser("create")
@@ -217,6 +225,26 @@ def _answer(
     model = make_model(settings, model_name, max_hops=policy.max_hops)
     resolved = resolve_graph(client, graph or settings.graph)
     return Engine(client, resolved, policy, model).ask(question)
+
+
+def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    from zehn.evaluate.harness import evaluate_grid
+
+    corpus = args.gold.parent if args.gold.name == "gold" else args.gold
+    policies = [load_policy(p.strip()) for p in args.policy.split(",") if p.strip()]
+    strategies = [s.strip() for s in args.strategy.split(",") if s.strip()]
+    client = GraphClient.connect(settings)
+    model = make_model(settings, args.model)
+    frame = evaluate_grid(client, corpus, strategies, policies, model, settings=settings)
+    if args.json:
+        print(frame.to_json(orient="records", indent=2))
+    else:
+        print(
+            frame.drop(columns=["model"], errors="ignore").to_string(
+                index=False, float_format=lambda v: f"{v:.3f}", na_rep="-"
+            )
+        )
+    return EXIT_OK
 
 
 def _compare(args: argparse.Namespace, settings: Settings) -> int:

@@ -155,12 +155,7 @@ class ToolExecutor:
         by_hop: dict[tuple[str, str, str], list[Evidence]] = defaultdict(list)
         for e in evidence.values():
             by_hop[(e.source, e.rel_type, e.target)].append(e)
-        negations = [
-            Negation(str(r["source"]), str(r["rel_type"]), str(r["target"]),
-                     str(r["sentence_id"]), str(r["text"]), r.get("date"),
-                     str(r["document"]), int(r["start"]))
-            for r in self.internal("negations", {"sources": sorted({h[0] for h in by_hop})})
-        ]  # fmt: skip
+        negations = self._negations(grader, by_hop)
         graded = {
             hop: grader.grade_hop(sorted(items, key=lambda e: e.sentence_id), negations)
             for hop, items in by_hop.items()
@@ -171,6 +166,26 @@ class ToolExecutor:
         ]
         rank = {"source-supported": 0, "inferred-assumption": 1, "insufficient-evidence": 2}
         return sorted(paths, key=lambda p: (rank[p.label], len(p.hops), p.nodes))
+
+    def _negations(
+        self, grader: Grader, hops: dict[tuple[str, str, str], list[Evidence]]
+    ) -> list[Negation]:
+        """Statements between the same entities that negate an edge, flagged or not: the
+        grader re-reads each one (a cooccurrence edge never carries the flag)."""
+        rows = self.internal(
+            "negations",
+            {"sources": sorted({h[0] for h in hops}), "targets": sorted({h[2] for h in hops})},
+        )
+        found = []
+        for row in rows:
+            evidence = Evidence.from_row({**row, "hedged": False})
+            if evidence.negated or grader.grade(evidence).reason.startswith("the sentence negates"):
+                found.append(
+                    Negation(evidence.source, evidence.rel_type, evidence.target,
+                             evidence.sentence_id, evidence.text, evidence.date,
+                             evidence.document, evidence.start)
+                )  # fmt: skip
+        return found
 
     def _entities_for(self, ids: set[str], sentences: list[str]) -> list[Entity]:
         """Endpoints, everything else named in their sentences, and namesakes of both."""

@@ -83,3 +83,32 @@ def _entries(path: Path, key: str) -> list[Mapping[str, Any]]:
     if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
         raise GoldError(f"{path}: expected a `{key}:` list of mappings")
     return entries
+
+
+@dataclass(frozen=True)
+class GoldQuestion:
+    id: str
+    question: str
+    status: str
+    entities: tuple[str, ...]
+    citations: tuple[str, ...]  # sentence ids a correct answer cites
+
+
+def load_questions(path: Path) -> tuple[GoldQuestion, ...]:
+    questions = []
+    for index, entry in enumerate(_entries(path, "questions"), start=1):
+        try:
+            questions.append(
+                GoldQuestion(
+                    id=str(entry.get("id") or f"q{index:02d}"),
+                    question=str(entry["question"]),
+                    status=str(entry["status"]),
+                    entities=tuple(str(e) for e in entry.get("entities") or ()),
+                    citations=tuple(str(c["sentence"]) for c in entry.get("citations") or ()),
+                )
+            )
+        except (KeyError, TypeError) as e:
+            raise GoldError(f"{path}: question {index} lacks {e}") from e
+        if questions[-1].status not in ("answered", "abstained", "ambiguous"):
+            raise GoldError(f"{path}: question {index} has status {questions[-1].status!r}")
+    return tuple(questions)

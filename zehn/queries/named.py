@@ -183,13 +183,17 @@ QUERIES: dict[str, NamedQuery] = {
         ),
         NamedQuery(
             "negations",
-            "Negated edges between the given entities (a later one supersedes earlier support).",
-            (ParamSpec("sources", "string_list", "entity ids"),),
-            "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) WHERE r.negated = true "
+            "Every statement between the given subjects and objects, with its extractor flag: the "
+            "grader re-reads each, since not every extractor flags a negation.",
+            (
+                ParamSpec("sources", "string_list", "subject entity ids"),
+                ParamSpec("targets", "string_list", "object entity ids"),
+            ),
+            "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) WHERE b.id IN $targets "
             "MATCH (d:Document {id: r.doc_id}) MATCH (s:Sentence {id: r.sentence_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
-            "s.text AS text, s.start AS start, d.id AS document, "
-            f"{STATED_AT} AS date",
+            "s.text AS text, s.start AS start, d.id AS document, r.negated AS negated, "
+            f"r.key AS key, {STATED_AT} AS date",
             internal=True,
         ),
         NamedQuery(

@@ -1,0 +1,253 @@
+"""Evaluate the engine on a gold question set, the way the field measures trust.
+
+For every gold question the engine answers (or not), and we score:
+
+- **status accuracy**: answered / abstained / ambiguous as gold says;
+- **citation recall** (in the spirit of ALCE, Gao et al. 2023): the share of
+  answered questions whose citations include, for each gold entity the answer
+  names, a gold supporting sentence about that entity (the question's gold
+  citations, or a sentence of a source-supported gold relation involving it);
+- **citation precision**: the share of citations that are gold supporting
+  sentences or back a source-supported hop matching a gold relation;
+- **abstention**: on unanswerable questions the share abstained (target 1.0),
+  on answerable ones the share wrongly abstained;
+- **fabricated citations that reached an answer**: cited IDs no tool of that
+  investigation returned (must be 0; counted anyway);
+- **grader agreement** with the gold hop grades.
+
+Any corpus folder with ``gold/questions.yaml`` and ``gold/relations.yaml`` in
+this format works, not just the sample.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from zehn.engine import Engine
+from zehn.engine.answer import CitedAnswer
+from zehn.evaluate.gold import GoldQuestion, GoldRelation, load_questions, load_relations
+from zehn.grade import SUPPORTED, Evidence, Grader
+from zehn.models.base import Model
+from zehn.policy import Policy
+from zehn.store.client import GraphClient
+
+
+@dataclass(frozen=True)
+class QuestionOutcome:
+    question: GoldQuestion
+    answer: CitedAnswer
+    recalled: bool | None  # None: not an answered question on both sides
+    precise_citations: int
+    fabricated: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.question.id,
+            "question": self.question.question,
+            "gold_status": self.question.status,
+            "status": self.answer.status,
+            "citations": len(self.answer.citations),
+            "precise_citations": self.precise_citations,
+            "recalled": self.recalled,
+            "fabricated": self.fabricated,
+            "ms": round(self.answer.elapsed_ms, 1),
+        }
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    graph: str
+    policy: str
+    model: str
+    outcomes: tuple[QuestionOutcome, ...]
+    grader_agreement: float
+
+    def metrics(self) -> dict[str, Any]:
+        outcomes = self.outcomes
+        answered_both = [o for o in outcomes if o.recalled is not None]
+        cited = sum(len(o.answer.citations) for o in outcomes)
+        unanswerable = [o for o in outcomes if o.question.status == "abstained"]
+        answerable = [o for o in outcomes if o.question.status == "answered"]
+
+        def share(items: Sequence[QuestionOutcome], status: str) -> float:
+            return _share(sum(o.answer.status == status for o in items), len(items))
+
+        correct_status = sum(o.answer.status == o.question.status for o in outcomes)
+        recalled = sum(bool(o.recalled) for o in answered_both)
+        latencies = [o.answer.elapsed_ms for o in outcomes]
+        return {
+            "graph": self.graph,
+            "policy": self.policy,
+            "model": self.model,
+            "questions": len(outcomes),
+            "status_accuracy": _share(correct_status, len(outcomes)),
+            "citation_recall": _share(recalled, len(answered_both)),
+            "citation_precision": _share(sum(o.precise_citations for o in outcomes), cited),
+            "abstained_when_unanswerable": share(unanswerable, "abstained"),
+            "wrongly_abstained": share(answerable, "abstained"),
+            "fabricated_citations_in_answers": sum(o.fabricated for o in outcomes),
+            "grader_agreement": self.grader_agreement,
+            "median_ms": statistics.median(latencies) if latencies else 0.0,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per question."""
+        return pd.DataFrame([o.to_dict() for o in self.outcomes])
+
+
+def evaluate(
+    client: GraphClient, graph: str, policy: Policy, model: Model, gold_dir: Path
+) -> EvalReport:
+    """Ask every gold question of ``gold_dir`` on ``graph`` and score the answers."""
+    questions = load_questions(Path(gold_dir) / "questions.yaml")
+    relations = load_relations(Path(gold_dir) / "relations.yaml")
+    engine = Engine(client, graph, policy, model)
+    supporting = _supporting_sentences(questions, relations)
+    gold_triples = {
+        (r.subject.lower(), r.predicate, r.object.lower())
+        for r in relations
+        if r.grade == SUPPORTED
+    }
+    outcomes = []
+    for question in questions:
+        answer = engine.ask(question.question)
+        outcomes.append(_score(question, answer, supporting, gold_triples))
+    return EvalReport(
+        graph, policy.name, model.name, tuple(outcomes), grader_agreement(client, graph, relations)
+    )
+
+
+def grader_agreement(client: GraphClient, graph: str, relations: Sequence[GoldRelation]) -> float:
+    """Share of gold relations whose grade the grader reproduces on this graph's entities."""
+    entity_rows = client.read(
+        graph, "MATCH (e:Entity) RETURN e.id, e.name, e.kind, coalesce(e.aliases, [])"
+    ).rows
+    from zehn.extract.model import Entity
+
+    entities = [Entity(str(n), str(k), tuple(a)) for _, n, k, a in entity_rows]
+    by_name: dict[str, list[Entity]] = {}
+    for entity in entities:
+        by_name.setdefault(entity.name, []).append(entity)
+    grader = Grader(entities)
+    agree = total = 0
+    for relation in relations:
+        row = client.read(
+            graph,
+            "MATCH (s:Sentence {id: $id}) RETURN s.text, s.start, s.doc_id",
+            {"id": relation.sentence},
+        ).rows
+        subjects = _ids(by_name, relation.subject, relation.subject_kind)
+        objects = _ids(by_name, relation.object, relation.object_kind)
+        if not row or not subjects or not objects:
+            continue
+        text, start, doc = row[0]
+        evidence = Evidence(
+            "gold", subjects[0], relation.predicate, objects[0], relation.sentence,
+            str(text), int(start), str(doc),
+        )  # fmt: skip
+        grade = grader.grade(evidence)
+        total += 1
+        agree += grade.label == relation.grade
+    return _share(agree, total)
+
+
+def _ids(by_name: dict[str, list[Any]], name: str, kind: str | None) -> list[str]:
+    return sorted(e.id for e in by_name.get(name, []) if kind is None or e.kind == kind)
+
+
+def _supporting_sentences(
+    questions: Sequence[GoldQuestion], relations: Sequence[GoldRelation]
+) -> dict[str, set[str]]:
+    """Per entity name (lower-case): the gold sentences that support a claim about it."""
+    supporting: dict[str, set[str]] = {}
+    for relation in relations:
+        if relation.grade == SUPPORTED:
+            for name in (relation.subject, relation.object):
+                supporting.setdefault(name.lower(), set()).add(relation.sentence)
+    for question in questions:
+        for name in question.entities:
+            supporting.setdefault(name.lower(), set()).update(question.citations)
+    return supporting
+
+
+def _score(
+    question: GoldQuestion,
+    answer: CitedAnswer,
+    supporting: dict[str, set[str]],
+    gold_triples: set[tuple[str, str, str]],
+) -> QuestionOutcome:
+    cited = [c.id for c in answer.citations]
+    returned = {i for call in answer.tool_calls for i in call.returned_ids}
+    fabricated = sum(c not in returned for c in cited) if answer.status == "answered" else 0
+    gold_sentences = (
+        set(question.citations).union(*supporting.values())
+        if supporting
+        else set(question.citations)
+    )
+    matching_hops = {
+        g.evidence.sentence_id
+        for path in answer.paths
+        for hop in path.hops
+        for g in (hop.best, *hop.alternatives)
+        if g.label == SUPPORTED
+        and (
+            path.names.get(hop.source, "").lower(),
+            hop.rel_type,
+            path.names.get(hop.target, "").lower(),
+        )
+        in gold_triples
+    }
+    precise = sum(c in gold_sentences or c in matching_hops for c in cited)
+    recalled: bool | None = None
+    if answer.status == "answered" and question.status == "answered":
+        text = answer.answer.lower()
+        claimed = [e for e in question.entities if e.lower() in text]
+        recalled = all(any(c in supporting.get(e.lower(), set()) for c in cited) for e in claimed)
+    return QuestionOutcome(question, answer, recalled, precise, fabricated)
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else float("nan")
+
+
+def evaluate_grid(
+    client: GraphClient,
+    corpus_path: Path,
+    strategies: Sequence[str],
+    policies: Sequence[Policy],
+    model: Model,
+    *,
+    corpus: str | None = None,
+    settings: Any = None,
+) -> pd.DataFrame:
+    """Build each strategy's graph (if needed) and evaluate it under each policy: one row each."""
+    from zehn.errors import ExtractionError
+    from zehn.extract.pipeline import CorpusLayout, build_graph, graph_name
+
+    layout = CorpusLayout.of(corpus_path)
+    if layout.gold is None:
+        from zehn.evaluate.gold import GoldError
+
+        raise GoldError(f"{corpus_path}: no gold/ folder to evaluate against")
+    name = corpus or Path(corpus_path).resolve().name
+    rows: list[dict[str, Any]] = []
+    for strategy in strategies:
+        graph = graph_name(name, strategy)
+        try:
+            if not client.graph_exists(graph):
+                build_graph(client, name, Path(corpus_path), strategy, settings)
+        except ExtractionError as e:
+            rows.extend(
+                {"graph": graph, "policy": p.name, "status": f"not run: {e}"} for p in policies
+            )
+            continue
+        for policy in policies:
+            report = evaluate(client, graph, policy, model, layout.gold)
+            rows.append({"strategy": strategy, "status": "ok", **report.metrics()})
+    return pd.DataFrame(rows)
