@@ -126,7 +126,7 @@ QUERIES: dict[str, NamedQuery] = {
             "edge_evidence",
             "One edge by its key: predicate, both entities, its sentence and document.",
             (ParamSpec("key", "string", "the edge key", max_length=64),),
-            "MATCH (a:Entity)-[r:RELATES {key: $key}]->(b:Entity) "
+            "MATCH ()-[r:RELATES {key: $key}]->() WITH r, startNode(r) AS a, endNode(r) AS b "
             "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, r.key AS key, "
             "s.id AS sentence_id, s.text AS text, d.id AS document, d.title AS title",
@@ -145,7 +145,8 @@ QUERIES: dict[str, NamedQuery] = {
             "edges_by_keys",
             "Evidence of edges: predicate, endpoints, flags, sentence, document.",
             (ParamSpec("keys", "string_list", "edge keys"),),
-            "UNWIND $keys AS k MATCH (a:Entity)-[r:RELATES {key: k}]->(b:Entity) "
+            "UNWIND $keys AS k MATCH ()-[r:RELATES {key: k}]->() "
+            "WITH r, startNode(r) AS a, endNode(r) AS b "
             "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
             "RETURN r.key AS key, a.id AS source, r.rel_type AS rel_type, b.id AS target, "
             "r.negated AS negated, r.hedged AS hedged, r.fact AS fact, "

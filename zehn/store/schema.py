@@ -28,9 +28,23 @@ NODE_INDEXES: tuple[tuple[str, str], ...] = (
 )
 
 
+EDGE_INDEXES: tuple[tuple[str, str], ...] = (
+    (RELATES, "key"),  # evidence lookups by edge key: without it every lookup scans all edges
+    (RELATES, "sentence_id"),
+)
+
+
 def ensure_schema(client: GraphClient, graph: str) -> None:
     """Create the range indexes lookups rely on; existing ones are left alone."""
     existing = _existing_indexes(client, graph)
+    for rel, prop in EDGE_INDEXES:
+        if (rel, prop) in existing:
+            continue
+        try:
+            client.write(graph, f"CREATE INDEX FOR ()-[r:{rel}]-() ON (r.{prop})")
+        except QueryError as e:
+            if "already indexed" not in str(e):
+                raise
     for label, prop in NODE_INDEXES:
         if (label, prop) in existing:
             continue

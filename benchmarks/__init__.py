@@ -1,0 +1,1 @@
+"""ZEHN benchmarks: ``python -m benchmarks`` (see benchmarks/run.py)."""

@@ -1,0 +1,138 @@
+"""``python -m benchmarks [--sizes small,medium,large] [--seed N] [--json PATH] [--home DIR]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks.run import DEFAULT_INGEST_CAP, cold_start, connect, run_size
+from benchmarks.synthetic import SIZES
+from zehn.store.server import ManagedServer
+
+REPO = Path(__file__).resolve().parent.parent
+COLUMNS = (
+    ("size", "size", "{}"),
+    ("entities", "entities", "{}"),
+    ("edges", "edges", "{}"),
+    ("sentences", "sentences", "{}"),
+    ("impact_engine_p50_ms", "eng p50", "{:.1f}"),
+    ("impact_engine_p95_ms", "eng p95", "{:.1f}"),
+    ("impact_cypher_p50_ms", "cyph p50", "{:.1f}"),
+    ("impact_cypher_p95_ms", "cyph p95", "{:.1f}"),
+    ("impact_networkx_p50_ms", "nx p50", "{:.2f}"),
+    ("impact_networkx_p95_ms", "nx p95", "{:.2f}"),
+    ("ask_p50_ms", "ask p50", "{:.0f}"),
+    ("ask_p95_ms", "ask p95", "{:.0f}"),
+    ("ingest_sentences_per_s", "ingest s/s", "{:.0f}"),
+    ("raw_load_sentences_per_s", "raw s/s", "{:.0f}"),
+    ("python_peak_rss_mb", "py MB", "{:.0f}"),
+    ("server_peak_memory_mb", "srv MB", "{:.0f}"),
+)
+GROWTH = (
+    "impact_engine_p50_ms",
+    "impact_cypher_p50_ms",
+    "impact_networkx_p50_ms",
+    "ask_p50_ms",
+    "ingest_sentences_per_s",
+    "raw_load_sentences_per_s",
+    "python_peak_rss_mb",
+    "server_peak_memory_mb",
+)
+
+
+def _cell(fmt: str, value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return fmt.format(value)
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    cells = [[h for _k, h, _f in COLUMNS]]
+    cells += [[_cell(f, r.get(k)) for k, _h, f in COLUMNS] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(COLUMNS))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def summary(rows: list[dict[str, Any]], cold: dict[str, Any]) -> str:
+    out = [table(rows), "", "ratios (p50; ingest = sentences/s):"]
+    for r in rows:
+        bounded = (
+            f" (ingest bounded to the first {r['ingest_sentences']} of {r['sentences']} sentences)"
+            if r.get("ingest_bounded")
+            else ""
+        )
+        out.append(
+            f"  {r['size']:>7}: engine/raw-cypher {r['ratio_engine_vs_cypher']:.2f}x, "
+            f"engine/networkx {r['ratio_engine_vs_networkx']:.0f}x, "
+            f"ingest/raw-load {r['ratio_ingest_vs_raw_load']:.3f}x{bounded}; "
+            f"ask statuses {r.get('ask_statuses')}; server peak {r.get('server_peak_memory')}; "
+            f"errors {r.get('errors') or 'none'}"
+        )
+    if len(rows) > 1:
+        first, last = rows[0], rows[-1]
+        out.append(f"growth {first['size']} -> {last['size']} "
+                   f"(entities x{last['entities'] / first['entities']:.0f}):")  # fmt: skip
+        for key in GROWTH:
+            a, b = first.get(key), last.get(key)
+            if a and b:
+                out.append(f"  {key}: x{b / a:.2f}")
+    if cold.get("cold_start_s") is not None:
+        out.append(
+            f"cold start (empty ZEHN_HOME -> server, tiny build, first answer): "
+            f"{cold['cold_start_s']:.1f} s ({cold['cold_start_status']})"
+        )
+    else:
+        out.append(f"cold start failed: {cold.get('cold_start_error')}")
+    out.append(
+        "note: impact/ask run against the raw-loaded graph (same nodes and edges); ingest is "
+        "build_graph with the rules strategy, end to end; server memory is the server-wide "
+        "used_memory_peak (cumulative over the sizes in this run)."
+    )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--sizes", default="small,medium", help=f"of {', '.join(SIZES)}")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", type=Path, default=Path(".artifacts/bench.json"))
+    parser.add_argument("--home", type=Path, default=None, help="ZEHN_HOME (default: a temp dir)")
+    parser.add_argument("--ingest-cap", type=int, default=DEFAULT_INGEST_CAP,
+                        help="most sentences ingested through build_graph per size")  # fmt: skip
+    parser.add_argument("--no-cold-start", action="store_true")
+    args = parser.parse_args(argv)
+    sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    unknown = [s for s in sizes if s not in SIZES]
+    if unknown:
+        parser.error(f"unknown sizes {unknown}; use {', '.join(SIZES)}")
+    with tempfile.TemporaryDirectory(prefix="zehn-bench-") as tmp:
+        home = args.home or Path(tmp) / "home"
+        log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+        client = connect(home)
+        rows = []
+        try:
+            for size in sizes:
+                rows.append(run_size(client, size, seed=args.seed, workdir=Path(tmp),
+                                     ingest_cap=args.ingest_cap, log=log))  # fmt: skip
+        finally:
+            client.close()
+            if args.home is None:
+                ManagedServer(home).stop()
+        cold = {} if args.no_cold_start else cold_start(REPO)
+    print(summary(rows, cold))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"seed": args.seed, "sizes": rows, "cold_start": cold},
+                                    indent=2, default=str))  # fmt: skip
+    print(f"JSON: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
