@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zehn.errors import UnknownPredicate, UnknownQuery
+from zehn.extract.cues import NEGATION
 from zehn.extract.model import Entity
 from zehn.grade import Evidence, GradedPath, Grader, Negation
 from zehn.policy import Policy
@@ -176,8 +177,13 @@ class ToolExecutor:
             "negations",
             {"sources": sorted({h[0] for h in hops}), "targets": sorted({h[2] for h in hops})},
         )
+        pairs = {(source, target) for source, _, target in hops}
         found = []
         for row in rows:
+            if (row["source"], row["target"]) not in pairs:
+                continue  # the query crosses all sources with all targets; keep real hops
+            if not row.get("negated") and not NEGATION.search(str(row["text"])):
+                continue  # no negation word: no need to re-read it
             evidence = Evidence.from_row({**row, "hedged": False})
             if evidence.negated or grader.grade(evidence).reason.startswith("the sentence negates"):
                 found.append(
