@@ -88,8 +88,10 @@ def summary(rows: list[dict[str, Any]], cold: dict[str, Any]) -> str:
             f"cold start (empty ZEHN_HOME -> server, tiny build, first answer): "
             f"{cold['cold_start_s']:.1f} s ({cold['cold_start_status']})"
         )
+    elif cold.get("cold_start_error"):
+        out.append(f"cold start failed: {cold['cold_start_error']}")
     else:
-        out.append(f"cold start failed: {cold.get('cold_start_error')}")
+        out.append("cold start: not measured (--no-cold-start)")
     out.append(
         "note: impact/ask run against the raw-loaded graph (same nodes and edges); ingest is "
         "build_graph with the rules strategy, end to end; server memory is the server-wide "
