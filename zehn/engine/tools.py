@@ -173,15 +173,10 @@ class ToolExecutor:
     ) -> list[Negation]:
         """Statements between the same entities that negate an edge, flagged or not: the
         grader re-reads each one (a cooccurrence edge never carries the flag)."""
-        rows = self.internal(
-            "negations",
-            {"sources": sorted({h[0] for h in hops}), "targets": sorted({h[2] for h in hops})},
-        )
-        pairs = {(source, target) for source, _, target in hops}
+        pairs = sorted({f"{source} -> {target}" for source, _, target in hops})
+        rows = self.internal("negations", {"pairs": pairs})
         found = []
         for row in rows:
-            if (row["source"], row["target"]) not in pairs:
-                continue  # the query crosses all sources with all targets; keep real hops
             if not row.get("negated") and not NEGATION.search(str(row["text"])):
                 continue  # no negation word: no need to re-read it
             evidence = Evidence.from_row({**row, "hedged": False})

@@ -184,13 +184,15 @@ QUERIES: dict[str, NamedQuery] = {
         ),
         NamedQuery(
             "negations",
-            "Every statement between the given subjects and objects, with its extractor flag: the "
-            "grader re-reads each, since not every extractor flags a negation.",
+            "Every statement between the given (subject, object) pairs, with its extractor flag: "
+            "the grader re-reads each, since not every extractor flags a negation.",
             (
-                ParamSpec("sources", "string_list", "subject entity ids"),
-                ParamSpec("targets", "string_list", "object entity ids"),
+                ParamSpec(
+                    "pairs", "string_list", "'<subject id> -> <object id>' pairs", max_length=420
+                ),
             ),
-            "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) WHERE b.id IN $targets "
+            "UNWIND $pairs AS p WITH split(p, ' -> ') AS ab "
+            "MATCH (a:Entity {id: ab[0]})-[r:RELATES]->(b:Entity {id: ab[1]}) "
             "MATCH (d:Document {id: r.doc_id}) MATCH (s:Sentence {id: r.sentence_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
             "s.text AS text, s.start AS start, d.id AS document, r.negated AS negated, "
