@@ -36,8 +36,8 @@ from zehn.audit import (
     read_items,
     read_negated,
 )
-from zehn.extract.model import Entity
 from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grader, Negation, supersede
+from zehn.observatory import graph_entities
 from zehn.store.client import GraphClient
 
 if TYPE_CHECKING:
@@ -45,10 +45,6 @@ if TYPE_CHECKING:
 
 Z_95 = 1.959963984540054
 GRADES: tuple[str, ...] = (SUPPORTED, INFERRED, INSUFFICIENT)
-_ENTITIES = (
-    "MATCH (e:Entity) RETURN e.name AS name, e.kind AS kind, "
-    "coalesce(e.aliases, []) AS aliases, coalesce(e.origin, 'catalog') AS origin"
-)
 _EXISTING_KEYS = "MATCH ()-[r:RELATES]->() WHERE r.key IN $keys RETURN DISTINCT r.key"
 
 
@@ -284,15 +280,7 @@ def audit_stats(client: GraphClient, graph: str, store: AuditStore | None = None
     items = {i.key: i for i in read_items(client, graph, [x.edge_key for x in labels])}
     grades: dict[str, str] = {}
     if items:
-        entities = [
-            Entity(
-                name=str(r["name"]),
-                kind=str(r["kind"]),
-                aliases=tuple(str(a) for a in r["aliases"] or ()),
-                origin=str(r["origin"]),
-            )
-            for r in client.read(graph, _ENTITIES).records()
-        ]
+        entities = graph_entities(client, graph)
         negations = [
             Negation(
                 e.source, e.rel_type, e.target, e.sentence_id, e.text, e.date, e.document, e.start

@@ -27,7 +27,7 @@ def stated_dates(doc: Document, sentences: Sequence[Sentence]) -> list[str | Non
         base = doc.updated_at or doc.created_at
     else:
         base = doc.created_at or doc.updated_at
-    base_iso = _iso(base)
+    base_iso = iso_utc(base)
     if doc.source_type is not SourceType.TICKET:
         return [base_iso] * len(sentences)
     headers = [(m.start(), m.group(1)) for m in _COMMENT_HEADER.finditer(doc.text)]
@@ -39,7 +39,8 @@ def stated_dates(doc: Document, sentences: Sequence[Sentence]) -> list[str | Non
     return dates
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
+    """ISO 8601 in UTC (naive values are taken as UTC), as the graph stores dates."""
     if value is None:
         return None
     if value.tzinfo is None:

@@ -19,11 +19,10 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from zehn.corpus.dates import stated_dates
+from zehn.corpus.dates import iso_utc, stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document
 from zehn.corpus.split import chunk_sentences, split_sentences
@@ -128,8 +127,8 @@ def document_properties(doc: Document) -> dict[str, Any]:
         "title": doc.title,
         "uri": doc.uri,
         "author": doc.author,
-        "created_at": _iso(doc.created_at),
-        "updated_at": _iso(doc.updated_at),
+        "created_at": iso_utc(doc.created_at),
+        "updated_at": iso_utc(doc.updated_at),
         "text": doc.text,
         "text_sha": doc.text_sha,
     }
@@ -256,14 +255,6 @@ def _write_document(
 def _advance(bar: Any) -> None:
     if bar is not None:
         bar.update(1)
-
-
-def _iso(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat()
 
 
 def documents_in(client: GraphClient, graph: str) -> Iterable[dict[str, Any]]:

@@ -37,19 +37,14 @@ EDGE_INDEXES: tuple[tuple[str, str], ...] = (
 def ensure_schema(client: GraphClient, graph: str) -> None:
     """Create the range indexes lookups rely on; existing ones are left alone."""
     existing = _existing_indexes(client, graph)
-    for rel, prop in EDGE_INDEXES:
-        if (rel, prop) in existing:
+    wanted = [(rel, prop, f"()-[x:{rel}]-()") for rel, prop in EDGE_INDEXES] + [
+        (label, prop, f"(x:{label})") for label, prop in NODE_INDEXES
+    ]
+    for name, prop, pattern in wanted:
+        if (name, prop) in existing:
             continue
         try:
-            client.write(graph, f"CREATE INDEX FOR ()-[r:{rel}]-() ON (r.{prop})")
-        except QueryError as e:
-            if "already indexed" not in str(e):
-                raise
-    for label, prop in NODE_INDEXES:
-        if (label, prop) in existing:
-            continue
-        try:
-            client.write(graph, f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+            client.write(graph, f"CREATE INDEX FOR {pattern} ON (x.{prop})")
         except QueryError as e:
             if "already indexed" not in str(e):
                 raise
