@@ -24,7 +24,10 @@ from zehn.extract.binding import Binder
 from zehn.extract.model import Entity, Mention
 from zehn.extract.rules import sentence_edges
 
-_SPECULATIVE = re.compile(r"^\s*if\b|\b(?:might|would|could|may)\b", re.IGNORECASE)
+_SPECULATIVE = re.compile(
+    r"^\s*if\b|\b(?:might|would|could|may)\b|^\s*(?:如果|假如|假设|要是|倘若)|可能|也许|或许|会不会",
+    re.IGNORECASE,
+)
 SUPPORTED = "source-supported"
 INFERRED = "inferred-assumption"
 INSUFFICIENT = "insufficient-evidence"

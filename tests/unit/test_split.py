@@ -93,3 +93,48 @@ def test_a_code_like_identifier_can_start_a_sentence() -> None:
         "The indexer feeds search-api.",
         "origin-mapper affects indexer. but a plain word does not.",
     ]
+
+
+def test_full_width_quotes_and_brackets_stay_with_their_chinese_sentence() -> None:
+    doc = "他说：「indexer 依赖 event-bus。」然后（据说）离开了？对！"
+    assert texts(doc) == ["他说：「indexer 依赖 event-bus。」", "然后（据说）离开了？", "对！"]
+
+
+def test_mixed_english_and_chinese_sentences_split_at_either_terminator() -> None:
+    doc = "The indexer feeds search-api. 然后 billing 依赖 ledger-v2；search-api.下一句 v2.1 版本。"
+    assert texts(doc) == [
+        "The indexer feeds search-api.",
+        "然后 billing 依赖 ledger-v2；",
+        "search-api.",
+        "下一句 v2.1 版本。",
+    ]
+
+
+def test_chinese_list_markers_open_items_and_are_not_part_of_the_sentence() -> None:
+    doc = "待办事项\n1、indexer 读取 ledger-v2\n二、billing 写入 ledger-v2\n（3）收尾\n"
+    assert texts(doc) == ["待办事项", "indexer 读取 ledger-v2", "billing 写入 ledger-v2", "收尾"]
+
+
+def test_long_chinese_runs_are_cut_at_chinese_commas() -> None:
+    doc = "，".join(["索引服务读取特征库的数据"] * 40)
+    sentences = split_sentences("doc/x", doc, max_chars=100)
+    assert len(sentences) > 4 and all(len(s.text) <= 100 for s in sentences)
+    assert all(s.text.endswith("，") for s in sentences[:-1])
+    assert all(doc[s.start : s.end] == s.text for s in sentences)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["indexer", " 依赖 ", "event-bus", "。", "！", "？", "；", "“", "”", "「", "」",
+             "（", "）", ". ", "v2.1", "\n", "\n\n", "1、", "- ", "，", "The ", "计划"]
+        ),
+        max_size=60,
+    ).map("".join)
+)  # fmt: skip
+def test_mixed_chinese_text_sentences_are_exact_slices(doc: str) -> None:
+    previous_end = 0
+    for s in split_sentences("doc/x", doc, max_chars=40):
+        assert doc[s.start : s.end] == s.text and s.text == s.text.strip()
+        assert s.start >= previous_end
+        previous_end = s.end

@@ -27,12 +27,17 @@ class SourceType(StrEnum):
     TEXT = "text"
 
 
-_SLUG_STRIP = re.compile(r"[^a-z0-9]+")
-DOC_ID_PATTERN = re.compile(r"^[a-z_]+/[A-Za-z0-9._/-]+$")
+_CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_SLUG_STRIP = re.compile(rf"[^a-z0-9{_CJK_CHARS}]+")
+DOC_ID_PATTERN = re.compile(rf"^[a-z_]+/[A-Za-z0-9._/{_CJK_CHARS}-]+$")
 
 
 def slugify(text: str, max_length: int = 60) -> str:
-    """Lower-case ASCII slug for readable IDs ("Indexer Design v2" -> "indexer-design-v2")."""
+    """Lower-case slug for readable IDs ("Indexer Design v2" -> "indexer-design-v2").
+
+    Chinese characters are kept ("推荐平台概览" -> "推荐平台概览"): a Chinese title
+    must not collapse to "untitled" and collide with every other Chinese title.
+    """
     slug = _SLUG_STRIP.sub("-", text.lower()).strip("-")
     return slug[:max_length].rstrip("-") or "untitled"
 

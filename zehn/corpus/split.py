@@ -4,7 +4,11 @@ Every sentence is a slice of the document text, never a rewrite: the spans are
 what citations point at. Blank lines, list items, headings, table rows and
 fenced code lines are hard boundaries; a single line break inside a paragraph
 is not (Markdown wraps lines). Chinese terminators (。！？；) end a sentence
-without needing a following space.
+without needing a following space, and the full-width quotes and brackets
+after them stay with it; in mixed text a Latin '.', '!' or '?' ends a sentence
+when a Chinese character follows. Chinese list markers ("1、", "二、", "（3）")
+open list items like "1." does. Over-long runs are cut at a space or at
+Chinese punctuation (Chinese has no spaces).
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ from zehn.corpus.model import Chunk, Sentence
 DEFAULT_MAX_SENTENCE_CHARS = 1000
 DEFAULT_CHUNK_CHARS = 1200
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|>)")
+_CJK_LIST = r"\d{1,3}、|[一二三四五六七八九十]{1,3}、|（\d{1,3}）"
+_BLOCK_START = re.compile(rf"^\s*(?:[-*+•]\s|\d{{1,3}}[.)]\s|>|{_CJK_LIST})")
 _SINGLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|\|)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_LEADING_MARKER = re.compile(r"(?:\s*(?:[-*+•]|\d{1,3}[.)]|#{1,6}|>+|\|)\s*)+")
+_LEADING_MARKER = re.compile(rf"(?:\s*(?:[-*+•]|\d{{1,3}}[.)]|#{{1,6}}|>+|\||{_CJK_LIST})\s*)+")
 _HAS_WORD = re.compile(r"\w")
 # "… search-api. origin-mapper affects indexer.": an identifier may start a sentence.
 _CODE_LIKE_START = re.compile(r"[a-z][a-z0-9]*[-_][a-z0-9]")
@@ -32,7 +37,10 @@ _ABBREVIATIONS = frozenset(
 )  # fmt: skip
 _CJK_TERMINATORS = "。！？；"
 _LATIN_TERMINATORS = ".!?"
-_CLOSERS = "\"'”’」』）)]"
+_CLOSERS = "\"'”’」』）》】)]"
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_OPENERS = "“‘「『（《【"
+_SOFT_BREAKS = " ，、：,"  # where an over-long run may be cut
 
 
 def split_sentences(
@@ -138,7 +146,7 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
     after = _skip_closers(text, i + 1, end)
     if after >= end:
         return True
-    if not text[after].isspace():
+    if not text[after].isspace() and not _starts_chinese(text, after, i):
         return False
     j = after
     while j < end and text[j].isspace():
@@ -146,7 +154,13 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
     if j >= end:
         return True
     following = text[j]
-    starts_sentence = following.isupper() or following.isdigit() or following in "\"'“‘([`*_"
+    starts_sentence = (
+        following.isupper()
+        or following.isdigit()
+        or following in "\"'“‘([`*_"
+        or following in _CJK_OPENERS
+        or bool(_CJK.match(following))
+    )
     if not starts_sentence and not _CODE_LIKE_START.match(text, j, end):
         return False
     if text[i] == ".":
@@ -158,12 +172,20 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
     return True
 
 
+def _starts_chinese(text: str, after: int, stop: int) -> bool:
+    """ "… search-api.然后 …": a Chinese character right after '.', '!' or '?' (not "v2.1")."""
+    return bool(_CJK.match(text, after)) and not text[stop - 1 : stop].isdigit()
+
+
 def _cap_length(text: str, start: int, end: int, max_chars: int) -> Iterator[tuple[int, int]]:
-    """Cut pathological run-on spans (tables, minified text) at whitespace."""
+    """Cut pathological run-on spans (tables, minified text) at a space or Chinese comma."""
     while end - start > max_chars:
-        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+        low, high = start + max_chars // 2, start + max_chars
+        cut = max(text.rfind(c, low, high) for c in _SOFT_BREAKS)
         if cut <= start:
             cut = start + max_chars
+        elif text[cut] != " ":
+            cut += 1  # a comma stays with the piece it ends
         yield start, cut
         start = cut
     yield start, end

@@ -29,15 +29,20 @@ FUZZY_CUTOFF = 90.0
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
 _CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+# Kind cues next to a shared name; Chinese ones need no word boundary ("红木推理团队").
 _KIND_CUES_AFTER: dict[str, re.Pattern[str]] = {
-    "team": re.compile(r"^\s*(?:team|on-call|engineers?|folks)\b", re.I),
-    "service": re.compile(r"^\s*(?:service|endpoints?|api|pods?|cluster|deployment)\b", re.I),
-    "customer": re.compile(r"^\s*(?:ltd|limited|inc|account|contract|renewal)\b", re.I),
+    "team": re.compile(r"^\s*(?:(?:team|on-call|engineers?|folks)\b|团队|小组|值班)", re.I),
+    "service": re.compile(
+        r"^\s*(?:(?:service|endpoints?|api|pods?|cluster|deployment)\b|服务|接口|集群)", re.I
+    ),
+    "customer": re.compile(
+        r"^\s*(?:(?:ltd|limited|inc|account|contract|renewal)\b|有限公司|公司|合同|续约)", re.I
+    ),
 }
 _KIND_CUES_BEFORE: dict[str, re.Pattern[str]] = {
     "team": re.compile(r"\b(?:team|teams)\s+(?:at\s+|of\s+)?$", re.I),
     "service": re.compile(r"\bservice\s+$", re.I),
-    "customer": re.compile(r"\b(?:customer|client|account)\s+$", re.I),
+    "customer": re.compile(r"(?:\b(?:customer|client|account)\s+|客户\s*)$", re.I),
 }
 
 

@@ -5,6 +5,11 @@ right before it, separated only by glue words ("still", "no longer",
 "which"), and the object the mention(s) right after it or after its tail
 preposition. Negation and hedging are recorded on the edge, never used to
 drop it: the grader decides later. ``fact`` is the verbatim sentence.
+
+Chinese sentences use the same machinery: Chinese glue words (adverbs,
+modals, negations, time phrases) may stand between subject and verb, a
+mention right after a preposition (从, 被, 由 …) is never a subject, and
+lists are joined by 、 and 和.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from zehn.corpus.model import Sentence
 from zehn.extract.base import Progress, SourceText
 from zehn.extract.catalog import Catalog
 from zehn.extract.cues import (
+    CJK,
+    CLAUSE_PUNCTUATION,
     CONDITIONAL_PREFIX,
     COORDINATION,
     CUES,
@@ -29,6 +36,9 @@ from zehn.extract.cues import (
     NEGATION,
     OBJECT_GLUE,
     SUBJECT_GLUE,
+    ZH_OBJECT_GLUE,
+    ZH_PREPOSITION_BEFORE,
+    ZH_SUBJECT_GLUE,
     Cue,
 )
 from zehn.extract.discover import bind_corpus
@@ -167,6 +177,9 @@ def _words(gap: str) -> list[str]:
 
 
 def _is_subject_gap(gap: str) -> bool:
+    gap = ZH_SUBJECT_GLUE.sub(" ", gap)
+    if CJK.search(gap):
+        return False  # a Chinese word that is not glue: "origin-mapper 的变更影响 …"
     stripped = re.sub(r"[\w'\s]", "", gap)
     if stripped not in ("", ","):
         return False
@@ -190,6 +203,8 @@ def _subject_group(
         if not LIST_SEPARATOR.match(text[candidate.end : group[0].start]):
             break
         group.insert(0, candidate)
+    if ZH_PREPOSITION_BEFORE.search(text[: group[0].start]):
+        return None, ""  # "从 event-bus 消费": event-bus is the preposition's object
     return group, gap
 
 
@@ -197,7 +212,11 @@ def _object_group(
     text: str, mentions: Sequence[_Local], hit: _CueHit
 ) -> tuple[list[_Local] | None, int]:
     start = _direct_object_start(text, mentions, hit.end)
-    if start is None and hit.cue.tail is not None:
+    if start is None and hit.cue.tail is not None and hit.cue.cjk:
+        tail_end = _cjk_tail(text, hit.end, hit.cue.tail)  # "发布 …事件到 billing-events"
+        if tail_end is not None:
+            start = _direct_object_start(text, mentions, tail_end)
+    elif start is None and hit.cue.tail is not None:
         filler = _FILLER.match(text, hit.end)
         tail = hit.cue.tail.match(text, filler.end()) if filler else None
         if tail is None and filler:  # filler is lazy: try each shorter filler end
@@ -219,6 +238,16 @@ def _object_group(
     return group, group[-1].end
 
 
+def _cjk_tail(text: str, position: int, tail: re.Pattern[str]) -> int | None:
+    """End of a Chinese tail ("到") after a short filler in the same clause, if any."""
+    for end in range(position, min(len(text), position + 20)):
+        if text[end] in CLAUSE_PUNCTUATION:
+            return None
+        if match := tail.match(text, end):
+            return match.end()
+    return None
+
+
 def _is_filler(gap: str) -> bool:
     words = gap.split()
     return (
@@ -233,7 +262,9 @@ def _direct_object_start(text: str, mentions: Sequence[_Local], position: int) -
     after = [m for m in mentions if m.start >= position]
     if not after:
         return None
-    gap = text[position : after[0].start]
+    gap = ZH_OBJECT_GLUE.sub(" ", text[position : after[0].start])
     if re.sub(r"[\w\s]", "", gap) or not all(w in OBJECT_GLUE for w in _words(gap)):
+        return None
+    if CJK.search(gap):
         return None
     return after[0].start
