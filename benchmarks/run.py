@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import resource
 import statistics
 import subprocess
@@ -21,6 +20,7 @@ import networkx as nx
 from benchmarks.synthetic import Synthetic, generate, generate_size
 from zehn.config import Settings
 from zehn.engine.loop import Engine
+from zehn.engine.snapshot import forget_snapshots
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import ZehnError
 from zehn.extract.pipeline import build_graph
@@ -28,6 +28,7 @@ from zehn.models.offline import OfflineModel
 from zehn.policy import Policy, load_policy
 from zehn.queries.named import QUERIES
 from zehn.store.client import GraphClient
+from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
 
 BATCH = 5_000
@@ -40,6 +41,8 @@ METRIC_KEYS = (
     "entities",
     "edges",
     "sentences",
+    "impact_engine_first_p50_ms",
+    "impact_engine_first_p95_ms",
     "impact_engine_p50_ms",
     "impact_engine_p95_ms",
     "impact_cypher_p50_ms",
@@ -48,6 +51,8 @@ METRIC_KEYS = (
     "impact_networkx_p95_ms",
     "ask_p50_ms",
     "ask_p95_ms",
+    "ask_hub_p50_ms",
+    "ask_hub_p95_ms",
     "ingest_sentences",
     "ingest_sentences_per_s",
     "raw_load_s",
@@ -93,6 +98,7 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
         client.delete_graph(graph)
     started = time.perf_counter()
     ensure_schema(client, graph)
+    bump_revision(client, graph)  # as a build does: the engine keeps what it learns per revision
     docs = [{"id": d, "title": d, "source_type": "text", "path": f"{d}.md"} for d in syn.documents]
     _unwind(client, graph, "UNWIND $rows AS r CREATE (d:Document) SET d = r", docs)
     sentences = [
@@ -193,9 +199,14 @@ def start_entities(syn: Synthetic, count: int = STARTS) -> list[str]:
 
 
 def raw_impact_cypher(depth: int) -> str:
-    """The engine's fixed-depth impact variant, returning entity ids only."""
-    text = QUERIES["downstream_impact"].variants[depth]
-    return re.sub(r", \[[^\]]*\] AS keys", "", text)
+    """The engine's fixed-depth impact variant, as written (ids and edge keys per path)."""
+    return QUERIES["downstream_impact"].variants[depth]
+
+
+RAW_SENTENCES = (
+    "UNWIND $keys AS k MATCH ()-[r:RELATES {key: k}]->() WITH r "
+    "MATCH (s:Sentence {id: r.sentence_id}) RETURN r.key, s.id, s.text"
+)
 
 
 def impact_networkx(syn: Synthetic, policy: Policy) -> nx.DiGraph:
@@ -214,21 +225,44 @@ def impact_networkx(syn: Synthetic, policy: Policy) -> nx.DiGraph:
 def measure_impact(
     client: GraphClient, graph: str, syn: Synthetic, policy: Policy, count: int = STARTS
 ) -> dict[str, Any]:
+    """Four ways to the same 3-hop impact set from the same starts.
+
+    - raw Cypher: the three walk variants and one query for the sentences of the edges
+      walked, plain rows through the falkordb client, no grading;
+    - engine, first: ``downstream_impact`` with nothing known about the graph (every hop's
+      sentence fetched and graded, as in the first investigation after a build);
+    - engine, steady: the same after every start was asked once (grades kept per revision);
+    - networkx: BFS over the edges held in this process.
+    """
     starts = start_entities(syn, count)
-    tools = ToolExecutor(client, graph, policy)
     params = {
         "reverse": list(policy.impact_predicates("reverse")),
         "forward": list(policy.impact_predicates("forward")),
     }
     queries = {d: raw_impact_cypher(d) for d in range(1, DEPTH + 1)}
     nxg = impact_networkx(syn, policy)
+    paths: list[int] = []
+    truncated = [0]
 
     def engine(s: str) -> None:
-        tools.run("downstream_impact", {"entity_id": s, "depth": DEPTH})
+        outcome = ToolExecutor(client, graph, policy).run(
+            "downstream_impact", {"entity_id": s, "depth": DEPTH}
+        )
+        paths.append(len(outcome.paths))
+        truncated[0] += bool(outcome.payload.get("truncated"))
+
+    def engine_first(s: str) -> None:
+        forget_snapshots()
+        engine(s)
 
     def cypher(s: str) -> None:
+        keys: set[str] = set()
         for d in range(1, DEPTH + 1):
-            client.read(graph, queries[d], {**params, "entity_id": s})
+            for _nodes, walked in client.read(graph, queries[d], {**params, "entity_id": s}).rows:
+                keys.update(walked)
+        ordered = sorted(keys)
+        for i in range(0, len(ordered), BATCH):
+            client.read(graph, RAW_SENTENCES, {"keys": ordered[i : i + BATCH]})
 
     def networkx(s: str) -> None:
         if s in nxg:
@@ -236,41 +270,69 @@ def measure_impact(
 
     out: dict[str, Any] = {"impact_starts": len(starts)}
     runners: tuple[tuple[str, Callable[[str], None]], ...] = (
-        ("engine", engine), ("cypher", cypher), ("networkx", networkx),
+        ("cypher", cypher), ("engine_first", engine_first), ("engine", engine),
+        ("networkx", networkx),
     )  # fmt: skip
     for label, fn in runners:
         timed(functools.partial(fn, starts[0]), label=label)  # warm up
+        if label == "engine":
+            for s in starts:  # steady state: every start asked once before timing
+                timed(functools.partial(fn, s), label=label)
+        paths.clear()
+        truncated[0] = 0
         times = [t for s in starts for t in timed(functools.partial(fn, s), label=label)]
         out[f"impact_{label}_p50_ms"] = statistics.median(times)
         out[f"impact_{label}_p95_ms"] = percentile(times, 95)
+        if label == "engine":
+            out["impact_paths_p50"] = statistics.median(paths) if paths else 0
+            out["impact_paths_max"] = max(paths, default=0)
+            out["impact_truncated_walks"] = truncated[0]
     return out
+
+
+def ask_names(syn: Synthetic, count: int) -> dict[str, list[str]]:
+    """Unambiguous names to ask about: hubs (thousands of paths), and ordinary entities
+    (every n-th entity that is neither a hub nor shares its name)."""
+    by_id = syn.by_id()
+    counts: dict[str, int] = {}
+    for e in syn.entities:
+        counts[e.name] = counts.get(e.name, 0) + 1
+    hubs = [by_id[h].name for h in syn.hubs if counts[by_id[h].name] == 1][:count]
+    taken = set(syn.hubs)
+    step = max(1, len(syn.entities) // (count * 3))
+    ordinary = [e.name for e in syn.entities[::step] if e.id not in taken and counts[e.name] == 1][
+        :count
+    ]
+    return {"ordinary": ordinary, "hub": hubs}
 
 
 def measure_ask(
     client: GraphClient, graph: str, syn: Synthetic, policy: Policy, count: int = 10
 ) -> dict[str, Any]:
-    by_id = syn.by_id()
-    counts: dict[str, int] = {}
-    for e in syn.entities:
-        counts[e.name] = counts.get(e.name, 0) + 1
-    names = [by_id[s].name for s in start_entities(syn) if counts[by_id[s].name] == 1][:count]
+    """The whole offline ``ask`` (resolve, impact, grade, verify, staleness, answer), in the
+    steady state (each question asked once before timing), for ordinary and hub entities."""
     engine = Engine(client, graph, policy, OfflineModel())
+    out: dict[str, Any] = {}
     statuses: dict[str, int] = {}
-    times = []
-    for name in names:
-        started = time.perf_counter()
-        try:
-            status = engine.ask(f"If I change {name}, what breaks?").status
-        except ZehnError as e:
-            status = f"error:{type(e).__name__}"
-        times.append((time.perf_counter() - started) * 1000)
-        statuses[status] = statuses.get(status, 0) + 1
-    return {
-        "ask_questions": len(names),
-        "ask_p50_ms": statistics.median(times) if times else float("nan"),
-        "ask_p95_ms": percentile(times, 95),
-        "ask_statuses": statuses,
-    }
+    for group, names in ask_names(syn, count).items():
+        questions = [f"If I change {name}, what breaks?" for name in names]
+        for q in questions:
+            engine.ask(q)
+        times = []
+        for question in questions:
+            started = time.perf_counter()
+            try:
+                status = engine.ask(question).status
+            except ZehnError as e:
+                status = f"error:{type(e).__name__}"
+            times.append((time.perf_counter() - started) * 1000)
+            statuses[status] = statuses.get(status, 0) + 1
+        suffix = "" if group == "ordinary" else f"_{group}"
+        out[f"ask_questions{suffix}"] = len(questions)
+        out[f"ask{suffix}_p50_ms"] = statistics.median(times) if times else float("nan")
+        out[f"ask{suffix}_p95_ms"] = percentile(times, 95)
+    out["ask_statuses"] = statuses
+    return out
 
 
 def memory(client: GraphClient) -> dict[str, Any]:
@@ -293,6 +355,7 @@ started = time.perf_counter()
 from benchmarks.synthetic import generate
 from zehn.config import Settings
 from zehn.engine.loop import Engine
+from zehn.engine.snapshot import forget_snapshots
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
 from zehn.policy import load_policy
@@ -372,6 +435,9 @@ def run_size(
     out["errors"] = dict(ERRORS)
     client.delete_graph(graph)
     out["ratio_engine_vs_cypher"] = out["impact_engine_p50_ms"] / out["impact_cypher_p50_ms"]
+    out["ratio_engine_first_vs_cypher"] = (
+        out["impact_engine_first_p50_ms"] / out["impact_cypher_p50_ms"]
+    )
     out["ratio_engine_vs_networkx"] = out["impact_engine_p50_ms"] / max(
         out["impact_networkx_p50_ms"], 1e-6
     )

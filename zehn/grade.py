@@ -184,6 +184,17 @@ def supersede(grade: Grade, negations: Sequence[Negation]) -> Grade:
     return grade
 
 
+def graded_hop(grades: Sequence[Grade], negations: Sequence[Negation] = ()) -> GradedHop:
+    """One hop from the grades of its sentences: the best one, after supersession, leads."""
+    ordered = sorted(
+        (supersede(g, negations) for g in grades),
+        key=lambda g: (_RANK[g.label], g.evidence.date or "", g.evidence.sentence_id),
+        reverse=True,
+    )
+    first = grades[0].evidence
+    return GradedHop(first.source, first.rel_type, first.target, ordered[0], tuple(ordered[1:]))
+
+
 def path_label(labels: Iterable[str]) -> str:
     labels = list(labels)
     if labels and all(label == SUPPORTED for label in labels):
@@ -198,13 +209,13 @@ class Grader:
 
     def __init__(self, entities: Sequence[Entity]) -> None:
         self.entities = {e.id: e for e in entities}
-        self._binder = Binder(list(self.entities.values()))
+        self.binder = Binder(list(self.entities.values()))
 
     def grade(self, evidence: Evidence) -> Grade:
         sentence = Sentence(
             evidence.document, evidence.text, evidence.start, evidence.start + len(evidence.text)
         )
-        mentions = self._binder.bind(sentence)
+        mentions = self.binder.bind(sentence)
         source, source_problem = self._find(evidence.source, mentions)
         target, target_problem = self._find(evidence.target, mentions)
         if source_problem or target_problem:
@@ -251,13 +262,7 @@ class Grader:
     def grade_hop(
         self, evidence: Sequence[Evidence], negations: Sequence[Negation] = ()
     ) -> GradedHop:
-        grades = sorted(
-            (supersede(self.grade(e), negations) for e in evidence),
-            key=lambda g: (_RANK[g.label], g.evidence.date or "", g.evidence.sentence_id),
-            reverse=True,
-        )
-        first = evidence[0]
-        return GradedHop(first.source, first.rel_type, first.target, grades[0], tuple(grades[1:]))
+        return graded_hop([self.grade(e) for e in evidence], negations)
 
     def _find(
         self, entity_id: str, mentions: Sequence[Mention]

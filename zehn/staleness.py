@@ -503,7 +503,10 @@ def _candidates(reader: Reader, edges: Sequence[Edge]) -> list[Statement]:
     negated: dict[str, list[Edge]] = defaultdict(list)
     sources = sorted({s for s, _, _ in edges})
     targets = sorted({o for _, _, o in edges})
-    for row in reader.internal("staleness_negations", {"sources": sources, "targets": targets}):
+    wanted = set(targets)
+    for row in reader.internal("staleness_negations", {"sources": sources}):
+        if str(row["target"]) not in wanted:
+            continue
         sid = str(row["sentence_id"])
         rows.setdefault(sid, row)
         negated[sid].append((str(row["source"]), str(row["rel_type"]), str(row["target"])))

@@ -114,6 +114,7 @@ class _Investigation:
         self.sentence_rows: dict[str, dict[str, Any]] = {}
         self.identities: list[Identity] = []
         self.found_rows: list[dict[str, Any]] = []
+        self.truncated: list[str] = []  # walks cut at the row limit: said in limitations
         self.started = time.perf_counter()
 
     def run(self) -> CitedAnswer:
@@ -220,6 +221,8 @@ class _Investigation:
 
     def _absorb(self, outcome: ToolOutcome) -> None:
         self.returned.update(outcome.returned_ids)
+        if outcome.payload.get("truncated"):
+            self.truncated.append(f"{outcome.query}: {outcome.payload['truncated']}")
         for path in outcome.paths:
             key = (path.nodes, tuple((h.source, h.rel_type, h.target) for h in path.hops))
             self.paths.setdefault(key, path)
@@ -369,6 +372,7 @@ class _Investigation:
             notes.append(f"audit: could not be read ({type(e).__name__}: {e})")
         if self.paths:
             notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
+        notes.extend(f"truncated: {note}" for note in dict.fromkeys(self.truncated))
         return tuple(notes)
 
     def _emit(self, event: Event) -> None:

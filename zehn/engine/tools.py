@@ -14,14 +14,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from zehn.errors import UnknownPredicate, UnknownQuery
+from zehn.engine.snapshot import GraphSnapshot, snapshot_for
+from zehn.errors import QueryError, UnknownPredicate, UnknownQuery
 from zehn.extract.cues import NEGATION
-from zehn.extract.model import Entity
-from zehn.grade import Evidence, GradedPath, Grader, Negation
+from zehn.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
 from zehn.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
+from zehn.queries.named import MAX_PATH_ROWS
 from zehn.queries.spec import MAX_LIST
 from zehn.store.client import GraphClient
+
+# server location -> whether it answers toJSON (learned on first use)
+_JSON_ROWS: dict[str, bool] = {}
 
 
 @dataclass
@@ -48,8 +52,7 @@ class ToolExecutor:
         self.graph = graph
         self.policy = policy
         self._predicates: tuple[str, ...] | None = None
-        self._entities: dict[str, Entity] = {}
-        self._namesakes_checked: set[str] = set()
+        self._snapshot: GraphSnapshot | None = None
 
     def tool_queries(self) -> list[NamedQuery]:
         return [q for q in QUERIES.values() if not q.internal]
@@ -66,17 +69,29 @@ class ToolExecutor:
         params = query.validate(arguments)
         started = time.perf_counter()
         bound = self._bind_policy(query, params)
+        cut: list[int] = []  # depths whose walk reached the row limit
         if query.variants:  # paths of every length up to depth, each from its fixed variant
-            rows = [
-                row
-                for depth in range(1, int(params["depth"]) + 1)
-                for row in self._read(query, {**bound, "depth": depth})
-            ]
+            rows = []
+            for depth in range(1, int(params["depth"]) + 1):
+                found = self._read(query, {**bound, "depth": depth})
+                if len(found) >= MAX_PATH_ROWS:
+                    cut.append(depth)
+                rows.extend(found)
         else:
             rows = self._read(query, bound)
+            if query.returns_paths and len(rows) >= MAX_PATH_ROWS:
+                cut.append(1)
         if query.returns_paths:
             paths = self._graded_paths(rows)
-            payload = {"paths": [_path_for_model(p) for p in paths], "count": len(paths)}
+            payload: dict[str, Any] = {
+                "paths": [_path_for_model(p) for p in paths],
+                "count": len(paths),
+            }
+            if cut:
+                payload["truncated"] = (
+                    f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
+                    f"{', '.join(map(str, cut))}: more entities may be at risk"
+                )
             if query.name == "neighbours" and params.get("predicate") in self.policy.blocked():
                 payload["policy_note"] = (
                     f"{params['predicate']} is not traversed by policy {self.policy.name}: "
@@ -90,15 +105,37 @@ class ToolExecutor:
         return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, ids, ms, (), rows)
 
     def internal(self, name: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
-        """Run an engine-side query; list parameters are sent in bounded batches."""
+        """Run an engine-side query; list parameters are sent in bounded batches. Rows of a
+        per-item query are kept per graph revision: only unseen items are asked for."""
         query = get_query(name)
+        if query.per_item is not None and self.snapshot().revision is not None:
+            return self._per_item(self.snapshot(), query, arguments)
+        return self._batched(query, arguments)
+
+    def _per_item(
+        self, snap: GraphSnapshot, query: NamedQuery, arguments: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        assert query.per_item is not None
+        param, field_name = query.per_item
+        items = [str(i) for i in dict.fromkeys(arguments[param])]
+        rest = json.dumps({k: v for k, v in arguments.items() if k != param}, sort_keys=True)
+        memo = snap.rows.setdefault((query.name, rest), {})
+        missing = [i for i in items if i not in memo]
+        if missing:
+            fetched: dict[str, list[dict[str, Any]]] = {i: [] for i in missing}
+            for row in self._batched(query, {**arguments, param: missing}):
+                fetched.setdefault(str(row[field_name]), []).append(row)
+            memo.update(fetched)
+        return [row for i in items for row in memo.get(i, ())]
+
+    def _batched(self, query: NamedQuery, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         lists = [k for k, v in arguments.items() if isinstance(v, list) and len(v) > MAX_LIST]
         if not lists:
             return self._read(query, query.validate(arguments))
         key, values = lists[0], arguments[lists[0]]
         rows: list[dict[str, Any]] = []
         for i in range(0, len(values), MAX_LIST):
-            rows.extend(self.internal(name, {**arguments, key: values[i : i + MAX_LIST]}))
+            rows.extend(self._batched(query, {**arguments, key: values[i : i + MAX_LIST]}))
         return rows
 
     def graph_predicates(self) -> tuple[str, ...]:
@@ -110,6 +147,17 @@ class ToolExecutor:
     # --- internals ------------------------------------------------------------------
 
     def _read(self, query: NamedQuery, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """Rows as JSON from the server (see ``as_json_rows``); plain rows where the server
+        has no ``toJSON`` (an older FalkorDB behind FALKORDB_URL)."""
+        if _JSON_ROWS.get(self.client.location, True):
+            try:
+                text = self.client.read(self.graph, query.json_text_for(params), params).scalar()
+                rows: list[dict[str, Any]] = json.loads(text) if text else []
+                return rows
+            except QueryError as e:
+                if "tojson" not in str(e).lower():
+                    raise
+                _JSON_ROWS[self.client.location] = False
         return self.client.read(self.graph, query.text_for(params), params).records()
 
     def _bind_policy(self, query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:
@@ -129,90 +177,80 @@ class ToolExecutor:
             bound["direction"] = params.get("direction") or "both"
         return bound
 
+    def snapshot(self) -> GraphSnapshot:
+        """What is known about this revision of the graph (read once per investigation)."""
+        if self._snapshot is None:
+            self._snapshot = snapshot_for(
+                self.client.location, self.graph, lambda name, args: self.internal(name, args)
+            )
+        return self._snapshot
+
     def _graded_paths(self, rows: list[dict[str, Any]]) -> list[GradedPath]:
         keys = sorted({k for row in rows for k in row["keys"]})
         if not keys:
             return []
-        evidence = {
-            e.key: e
-            for e in (Evidence.from_row(r) for r in self.internal("edges_by_keys", {"keys": keys}))
-        }
-        endpoints = {e.source for e in evidence.values()} | {e.target for e in evidence.values()}
-        sentences = sorted({e.sentence_id for e in evidence.values()})
-        grader = Grader(self._entities_for(endpoints, sentences))
+        snap = self.snapshot()
+        missing = snap.missing_evidence(keys)
+        if missing:
+            for row in self.internal("edges_by_keys", {"keys": missing}):
+                evidence = Evidence.from_row(row)
+                snap.evidence[evidence.key] = evidence
+        known = {k: snap.evidence[k] for k in keys if k in snap.evidence}
         # A path is a walk over entities; parallel edges between the same two entities
         # on the same predicate are one hop with several sentences.
-        walks: dict[tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]], set[str]] = (
-            defaultdict(set)
-        )
+        walks: dict[tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]], None] = {}
         for row in rows:
             hops = tuple(
-                (evidence[k].source, evidence[k].rel_type, evidence[k].target)
+                (known[k].source, known[k].rel_type, known[k].target)
                 for k in row["keys"]
-                if k in evidence
+                if k in known
             )
             if len(hops) == len(row["keys"]):
-                walks[(tuple(row["nodes"]), hops)].update(row["keys"])
+                walks[(tuple(row["nodes"]), hops)] = None
         by_hop: dict[tuple[str, str, str], list[Evidence]] = defaultdict(list)
-        for e in evidence.values():
+        for e in known.values():
             by_hop[(e.source, e.rel_type, e.target)].append(e)
-        negations = self._negations(grader, by_hop)
+        grades = {k: snap.grade(e) for k, e in known.items()}
+        # only support can be superseded: negations are looked up for supported pairs
+        pairs = sorted(
+            {(e.source, e.target) for k, e in known.items() if grades[k].label == SUPPORTED}
+        )
+        self._learn_negations(snap, snap.missing_pairs(pairs))
         graded = {
-            hop: grader.grade_hop(sorted(items, key=lambda e: e.sentence_id), negations)
+            hop: graded_hop(
+                [grades[e.key] for e in sorted(items, key=lambda e: e.sentence_id)],
+                snap.negations.get((hop[0], hop[2]), ()),
+            )
             for hop, items in by_hop.items()
         }
-        names = {i: e.name for i, e in self._entities.items()}
+        names = snap.names
         paths = [
             GradedPath(nodes, tuple(graded[h] for h in hops), names) for (nodes, hops) in walks
         ]
-        rank = {"source-supported": 0, "inferred-assumption": 1, "insufficient-evidence": 2}
+        rank = {SUPPORTED: 0, "inferred-assumption": 1, "insufficient-evidence": 2}
         return sorted(paths, key=lambda p: (rank[p.label], len(p.hops), p.nodes))
 
-    def _negations(
-        self, grader: Grader, hops: dict[tuple[str, str, str], list[Evidence]]
-    ) -> list[Negation]:
+    def _learn_negations(self, snap: GraphSnapshot, pairs: list[tuple[str, str]]) -> None:
         """Statements between the same entities that negate an edge, flagged or not: the
         grader re-reads each one (a cooccurrence edge never carries the flag)."""
-        pairs = sorted({f"{source} -> {target}" for source, _, target in hops})
-        rows = self.internal("negations", {"pairs": pairs})
-        found = []
+        if not pairs:
+            return
+        found: dict[tuple[str, str], list[Negation]] = {pair: [] for pair in pairs}
+        rows = self.internal("negations", {"pairs": [f"{a} -> {b}" for a, b in pairs]})
         for row in rows:
             if not row.get("negated") and not NEGATION.search(str(row["text"])):
                 continue  # no negation word: no need to re-read it
             evidence = Evidence.from_row({**row, "hedged": False})
-            if evidence.negated or grader.grade(evidence).reason.startswith("the sentence negates"):
-                found.append(
-                    Negation(evidence.source, evidence.rel_type, evidence.target,
-                             evidence.sentence_id, evidence.text, evidence.date,
-                             evidence.document, evidence.start)
+            if evidence.negated or snap.grader.grade(evidence).reason.startswith(
+                "the sentence negates"
+            ):
+                negation = Negation(
+                    evidence.source, evidence.rel_type, evidence.target, evidence.sentence_id,
+                    evidence.text, evidence.date, evidence.document, evidence.start,
                 )  # fmt: skip
-        return found
-
-    def _entities_for(self, ids: set[str], sentences: list[str]) -> list[Entity]:
-        """Endpoints, everything else named in their sentences, and namesakes of both."""
-        for row in self.internal("entities_in_sentences", {"ids": sentences}):
-            if str(row["id"]) not in self._entities:
-                self._remember(row)
-        missing = sorted(ids - set(self._entities))
-        if missing:
-            for row in self.internal("entities_by_ids", {"ids": missing}):
-                self._remember(row)
-        names = sorted({e.name for e in self._entities.values()} - self._namesakes_checked)
-        if names:
-            for row in self.internal("namesakes", {"names": names}):
-                if str(row["id"]) not in self._entities:
-                    self._remember(row)
-            self._namesakes_checked.update(names)
-        return list(self._entities.values())
-
-    def _remember(self, row: dict[str, Any]) -> None:
-        entity = Entity(
-            name=str(row["name"]),
-            kind=str(row["kind"]),
-            aliases=tuple(row.get("aliases") or ()),
-            origin=str(row.get("origin") or "catalog"),
-        )
-        self._entities[str(row["id"])] = entity
+                found.setdefault((evidence.source, evidence.target), []).append(negation)
+        for pair, negations in found.items():
+            snap.negations[pair] = tuple(negations)
 
 
 def _sentence_ids(rows: list[dict[str, Any]]) -> list[str]:

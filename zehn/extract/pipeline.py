@@ -27,6 +27,7 @@ from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.model import Extraction
 from zehn.extract.rules import RulesStrategy
 from zehn.store.client import GraphClient
+from zehn.store.revision import bump_revision, new_revision
 
 GRAPH_SEPARATOR = "__"
 STAGING_SUFFIX = "__staging"
@@ -239,6 +240,7 @@ def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> li
 
 def write_extraction(client: GraphClient, graph: str, extraction: Extraction) -> None:
     """Entities (merged by id), MENTIONED_IN edges, and RELATES edges, in batches."""
+    bump_revision(client, graph)
     entities = [
         {
             "id": e.id,
@@ -307,6 +309,7 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
             "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
             {"rows": batch},
         )
+    bump_revision(client, graph)
 
 
 def _batches(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -332,8 +335,9 @@ def _write_meta(
         graph,
         "MERGE (m:Meta {id: 'graph'}) SET m.corpus = $corpus, m.strategy = $strategy, "
         "m.fingerprint = $fingerprint, m.source_path = $path, m.complete = true, "
-        "m.built_at = $built_at",
+        "m.built_at = $built_at, m.revision = $revision",
         {
+            "revision": new_revision(),
             "corpus": corpus,
             "strategy": strategy.name,
             "fingerprint": fingerprint,
@@ -346,6 +350,7 @@ def _write_meta(
 def _clear_extraction(client: GraphClient, graph: str) -> None:
     client.write(graph, "MATCH ()-[r:RELATES]->() DELETE r")
     client.write(graph, "MATCH (e:Entity) DETACH DELETE e")
+    bump_revision(client, graph)
 
 
 def _all_document_ids(client: GraphClient, graph: str) -> list[str]:

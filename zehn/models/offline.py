@@ -121,14 +121,15 @@ class OfflineModel:
                 return DraftAnswer("I don't know: no source states it.")
             h = hops[0]
             return DraftAnswer(
-                f"Yes. {_hop_text(h, paths)} [[{h['sentence_id']}]]", (h["sentence_id"],)
+                f"Yes. {_hop_text(h, _names(paths))} [[{h['sentence_id']}]]", (h["sentence_id"],)
             )
         if plan.intent in ("lookup_out", "lookup_in"):
             side = "target" if plan.intent == "lookup_out" else "source"
             hops = [h for p in supported for h in p["hops"]]
             if plan.kind:
                 hops = [h for h in hops if str(h[side]).startswith(f"{plan.kind}:")]
-            return _listing(hops, paths, lambda h: f"{_hop_text(h, paths)} [[{h['sentence_id']}]]")
+            names = _names(paths)
+            return _listing(hops, lambda h: f"{_hop_text(h, names)} [[{h['sentence_id']}]]")
         return _chains(plan, supported, paths)
 
     def _what_is(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
@@ -167,15 +168,12 @@ def _names(paths: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _hop_text(hop: Mapping[str, Any], paths: Sequence[Mapping[str, Any]]) -> str:
-    names = _names(paths)
+def _hop_text(hop: Mapping[str, Any], names: Mapping[str, str]) -> str:
     source, target = hop["source"], hop["target"]
     return f"{names.get(source, source)} {hop['rel_type']} {names.get(target, target)}"
 
 
-def _listing(
-    hops: list[Mapping[str, Any]], paths: Sequence[Mapping[str, Any]], line: Any
-) -> DraftAnswer:
+def _listing(hops: list[Mapping[str, Any]], line: Any) -> DraftAnswer:
     if not hops:
         return DraftAnswer("I don't know: no source states it.")
     unique = list({(h["source"], h["rel_type"], h["target"]): h for h in hops}.values())
@@ -202,7 +200,7 @@ def _chains(
     lines: list[str] = [head]
     cited: list[str] = []
     for node, path in best.items():
-        steps = "; ".join(f"{_hop_text(h, paths)} [[{h['sentence_id']}]]" for h in path["hops"])
+        steps = "; ".join(f"{_hop_text(h, names)} [[{h['sentence_id']}]]" for h in path["hops"])
         via = (
             f" (via {', '.join(names.get(n, n) for n in path['nodes'][1:-1])})"
             if len(path["hops"]) > 1

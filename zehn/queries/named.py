@@ -69,7 +69,7 @@ QUERIES: dict[str, NamedQuery] = {
             "OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(s:Sentence) WHERE m.ambiguous = false "
             "WITH e, s ORDER BY s.id "
             "WITH e, collect(s.id)[0..3] AS evidence "
-            "RETURN e.id AS id, e.name AS name, e.kind AS kind, e.owner AS owner, evidence ORDER BY id",
+            "RETURN e.id AS id, e.name AS name, e.kind AS kind, e.owner AS owner, evidence AS evidence ORDER BY id",
         ),
         NamedQuery(
             "downstream_impact",
@@ -117,7 +117,7 @@ QUERIES: dict[str, NamedQuery] = {
                 ParamSpec("limit", "integer", "at most this many", False, 1, 50, default=10),
             ),
             "MATCH (e:Entity {id: $entity_id})-[m:MENTIONED_IN]->(s:Sentence) WHERE m.ambiguous = false "
-            "MATCH (d:Document {id: s.doc_id}) "
+            "WITH m, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, m.start AS start, m.end AS end, "
             "s.start AS sentence_start, d.id AS document, d.title AS title, d.source_type AS source_type, "
             f"{STATED_AT} AS date ORDER BY date, sentence_id LIMIT $limit",
@@ -127,7 +127,7 @@ QUERIES: dict[str, NamedQuery] = {
             "One edge by its key: predicate, both entities, its sentence and document.",
             (ParamSpec("key", "string", "the edge key", max_length=64),),
             "MATCH ()-[r:RELATES {key: $key}]->() WITH r, startNode(r) AS a, endNode(r) AS b "
-            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "MATCH (s:Sentence {id: r.sentence_id}) WITH r, a, b, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, r.key AS key, "
             "s.id AS sentence_id, s.text AS text, d.id AS document, d.title AS title",
         ),
@@ -135,7 +135,7 @@ QUERIES: dict[str, NamedQuery] = {
             "sentence",
             "One sentence by id, with its document's title, type, date and URI.",
             (ParamSpec("sentence_id", "string", "a sentence id", max_length=400),),
-            "MATCH (s:Sentence {id: $sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "MATCH (s:Sentence {id: $sentence_id}) WITH s MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
             "d.id AS document, d.title AS title, d.source_type AS source_type, d.uri AS uri, "
             f"{STATED_AT} AS date",
@@ -147,7 +147,7 @@ QUERIES: dict[str, NamedQuery] = {
             (ParamSpec("keys", "string_list", "edge keys"),),
             "UNWIND $keys AS k MATCH ()-[r:RELATES {key: k}]->() "
             "WITH r, startNode(r) AS a, endNode(r) AS b "
-            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "MATCH (s:Sentence {id: r.sentence_id}) WITH r, a, b, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN r.key AS key, a.id AS source, r.rel_type AS rel_type, b.id AS target, "
             "r.negated AS negated, r.hedged AS hedged, r.fact AS fact, "
             "s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
@@ -156,30 +156,20 @@ QUERIES: dict[str, NamedQuery] = {
             internal=True,
         ),
         NamedQuery(
-            "entities_by_ids",
-            "Entities with names, kinds and aliases.",
-            (ParamSpec("ids", "string_list", "entity ids"),),
-            "UNWIND $ids AS i MATCH (e:Entity {id: i}) "
+            "all_entities",
+            "Every entity of the graph (the grader's and the question binder's catalog), read "
+            "once per graph revision.",
+            (),
+            "MATCH (e:Entity) "
             "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
             "coalesce(e.origin, 'catalog') AS origin",
             internal=True,
         ),
         NamedQuery(
-            "entities_in_sentences",
-            "Entities bound to mentions in the given sentences (the grader needs the whole sentence's cast).",
-            (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
-            "UNWIND $ids AS i MATCH (e:Entity)-[:MENTIONED_IN]->(:Sentence {id: i}) "
-            "RETURN DISTINCT e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
-            "coalesce(e.origin, 'catalog') AS origin",
-            internal=True,
-        ),
-        NamedQuery(
-            "namesakes",
-            "Entities sharing a name with the given ones (to detect a mention bound to a namesake).",
-            (ParamSpec("names", "string_list", "entity names"),),
-            "UNWIND $names AS n MATCH (e:Entity) WHERE toLower(e.name) = toLower(n) "
-            "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases, "
-            "coalesce(e.origin, 'catalog') AS origin",
+            "graph_revision",
+            "The revision a build or ingest wrote last (None for graphs written by other tools).",
+            (),
+            "MATCH (m:Meta {id: 'graph'}) RETURN m.revision AS revision",
             internal=True,
         ),
         NamedQuery(
@@ -193,7 +183,7 @@ QUERIES: dict[str, NamedQuery] = {
             ),
             "UNWIND $pairs AS p WITH split(p, ' -> ') AS ab "
             "MATCH (a:Entity {id: ab[0]})-[r:RELATES]->(b:Entity {id: ab[1]}) "
-            "MATCH (d:Document {id: r.doc_id}) MATCH (s:Sentence {id: r.sentence_id}) "
+            "WITH a, r, b MATCH (s:Sentence {id: r.sentence_id}) WITH a, r, b, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
             "s.text AS text, s.start AS start, d.id AS document, r.negated AS negated, "
             f"r.key AS key, {STATED_AT} AS date",
@@ -218,36 +208,36 @@ QUERIES: dict[str, NamedQuery] = {
             "staleness_sentences",
             "Cited sentences with their document's dates, type and ticket status/resolution date.",
             (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
-            "UNWIND $ids AS i MATCH (s:Sentence {id: i}) MATCH (d:Document {id: s.doc_id}) "
+            "UNWIND $ids AS i MATCH (s:Sentence {id: i}) WITH s MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, d.id AS document, "
             "d.source_type AS source_type, d.created_at AS created_at, d.updated_at AS updated_at, "
             "d.attr_resolved_at AS resolved_at, d.attr_status AS status, s.stated_at AS stated_at",
             internal=True,
+            per_item=("ids", "sentence_id"),
         ),
         NamedQuery(
             "staleness_edges",
             "The edges the given sentences back (subject, predicate, object, flags).",
             (ParamSpec("ids", "string_list", "sentence ids", max_length=400),),
-            "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE r.sentence_id IN $ids "
+            "UNWIND $ids AS i MATCH ()-[r:RELATES {sentence_id: i}]->() WITH r, startNode(r) AS a, endNode(r) AS b "
             "RETURN r.sentence_id AS sentence_id, a.id AS source, r.rel_type AS rel_type, "
             "b.id AS target, r.negated AS negated, r.hedged AS hedged",
             internal=True,
+            per_item=("ids", "sentence_id"),
         ),
         NamedQuery(
             "staleness_negations",
-            "Negated edges from the given subjects to the given objects, with sentence and dates.",
-            (
-                ParamSpec("sources", "string_list", "subject entity ids"),
-                ParamSpec("targets", "string_list", "object entity ids"),
-            ),
+            "Negated edges from the given subjects, with sentence and dates.",
+            (ParamSpec("sources", "string_list", "subject entity ids"),),
             "UNWIND $sources AS i MATCH (a:Entity {id: i})-[r:RELATES]->(b:Entity) "
-            "WHERE r.negated = true AND b.id IN $targets "
-            "MATCH (s:Sentence {id: r.sentence_id}) MATCH (d:Document {id: s.doc_id}) "
+            "WHERE r.negated = true "
+            "WITH a, r, b MATCH (s:Sentence {id: r.sentence_id}) WITH a, r, b, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN a.id AS source, r.rel_type AS rel_type, b.id AS target, s.id AS sentence_id, "
             "s.text AS text, s.start AS start, d.id AS document, d.source_type AS source_type, "
             "d.created_at AS created_at, d.updated_at AS updated_at, "
             "d.attr_resolved_at AS resolved_at, s.stated_at AS stated_at",
             internal=True,
+            per_item=("sources", "source"),
         ),
         NamedQuery(
             "staleness_statements",
@@ -258,13 +248,15 @@ QUERIES: dict[str, NamedQuery] = {
                 ParamSpec("cues", "string_list", "lower-case cue substrings", max_length=40),
             ),
             "UNWIND $ids AS i MATCH (e:Entity {id: i})-[m:MENTIONED_IN]->(s:Sentence) "
-            "WHERE m.ambiguous = false AND any(c IN $cues WHERE toLower(s.text) CONTAINS c) "
-            "MATCH (d:Document {id: s.doc_id}) "
+            "WITH e, m, s, toLower(s.text) AS lowered WHERE m.ambiguous = false "
+            "AND any(c IN $cues WHERE lowered CONTAINS c) "
+            "WITH e, m, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, e.id AS entity_id, "
             "m.start AS mention_start, m.end AS mention_end, d.id AS document, "
             "d.source_type AS source_type, d.created_at AS created_at, "
             "d.updated_at AS updated_at, d.attr_resolved_at AS resolved_at, s.stated_at AS stated_at",
             internal=True,
+            per_item=("ids", "entity_id"),
         ),
     )
 }

@@ -16,6 +16,9 @@ from typing import Any
 from zehn.errors import InvalidParameters
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_RETURN = re.compile(r"\bRETURN\s+(DISTINCT\s+)?")
+_TAIL = re.compile(r"\s(?:ORDER BY|LIMIT)\s")
+_ALIAS = re.compile(r"\bAS\s+(\w+)")
 MAX_STRING = 500
 MAX_LIST = 500
 
@@ -87,6 +90,9 @@ class NamedQuery:
     variants: Mapping[int, str] = field(default_factory=dict)
     internal: bool = False  # run by the engine itself, not offered to models as a tool
     returns_paths: bool = False
+    # (list parameter, row field): rows belong to one item each, so the engine can keep
+    # them per graph revision and ask only for items it has not seen (zehn.engine.snapshot)
+    per_item: tuple[str, str] | None = None
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Checked parameters (defaults filled); unknown or missing ones are refused."""
@@ -111,6 +117,10 @@ class NamedQuery:
             return self.variants[int(params["depth"])]
         return self.cypher
 
+    def json_text_for(self, params: Mapping[str, Any]) -> str:
+        """The same query answering one JSON string: the list of its rows as objects."""
+        return as_json_rows(self.text_for(params))
+
     def tool_schema(self) -> dict[str, Any]:
         """JSON schema of the parameters, as a model's tool definition needs it."""
         return {
@@ -119,3 +129,40 @@ class NamedQuery:
             "required": [p.name for p in self.params if p.required],
             "additionalProperties": False,
         }
+
+
+def as_json_rows(cypher: str) -> str:
+    """Rewrite the final ``RETURN a AS x, … [ORDER BY …] [LIMIT …]`` to return
+    ``toJSON(collect({x: x, …}))``: one string instead of rows.
+
+    Why: the falkordb client parses a result value by value in Python (~0.1 ms
+    a row: 270 ms for a 2,000-row walk whose server time is 22 ms); ``json.loads``
+    reads the same rows at C speed. Every projected item must have an alias.
+    """
+    found = list(_RETURN.finditer(cypher))
+    if not found:
+        raise ValueError("query has no RETURN")
+    last = found[-1]
+    rest = cypher[last.end() :]
+    tail = _TAIL.search(rest)
+    projection = rest[: tail.start()] if tail else rest
+    aliases = _ALIAS.findall(projection)
+    if not aliases or _top_level_items(projection) != len(aliases):
+        raise ValueError(f"every returned item needs an alias: {projection!r}")
+    fields = ", ".join(f"{a}: {a}" for a in aliases)
+    return (
+        f"{cypher[: last.start()]}WITH {last.group(1) or ''}{rest} "
+        f"RETURN toJSON(collect({{{fields}}})) AS rows"
+    )
+
+
+def _top_level_items(projection: str) -> int:
+    depth, items = 0, 1
+    for char in projection:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items += 1
+    return items
