@@ -84,6 +84,8 @@ class Binder:
     def __init__(self, entities: Sequence[Entity]) -> None:
         self.entities = {e.id: e for e in entities}
         self._forms: dict[tuple[str, ...], list[_Form]] = defaultdict(list)
+        # first token -> most tokens of a form starting with it: most positions try nothing
+        self._longest: dict[str, int] = {}
         code_like: dict[str, set[str]] = defaultdict(set)
         for entity in entities:
             for form in (entity.name, *entity.aliases):
@@ -92,6 +94,8 @@ class Binder:
                     continue
                 entry = _Form(entity.id, form, _is_weak(form, entity))
                 bucket = self._forms[_key(words)]
+                first = words[0].lower()
+                self._longest[first] = max(self._longest.get(first, 0), len(words))
                 if all((f.entity_id, f.text.lower()) != (entity.id, form.lower()) for f in bucket):
                     bucket.append(entry)
                 if _CODE_LIKE.fullmatch(form):
@@ -119,13 +123,16 @@ class Binder:
         return sorted(mentions, key=lambda m: m.start)
 
     def _longest_at(self, text: str, toks: list[_Token], i: int) -> tuple[int, list[_Form]] | None:
+        longest = self._longest.get(toks[i].text.lower(), 0)
+        if not longest:
+            return None
         if (
             toks[i].start > 0
             and _JOINER.match(text, toks[i].start - 1)
             and (toks[i].start >= 2 and text[toks[i].start - 2].isalnum())
         ):
             return None  # inside a longer identifier such as "new-search-api"
-        for n in range(min(MAX_FORM_TOKENS, len(toks) - i), 0, -1):
+        for n in range(min(longest, len(toks) - i), 0, -1):
             window = toks[i : i + n]
             if not _contiguous(text, window):
                 continue
