@@ -7,8 +7,9 @@ can build their own without touching the process environment.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from zehn.errors import ConfigError
@@ -20,6 +21,13 @@ DEFAULT_MODEL = "offline"
 DEFAULT_QUERY_TIMEOUT_MS = 10_000
 DEFAULT_GRAPH = "sample__rules"
 MODELS = ("offline", "openai")
+SECRET_FIELDS = ("openai_api_key",)
+_URL_CREDENTIALS = re.compile(r"//[^@/]*@")
+
+
+def redact_url(url: str) -> str:
+    """``redis://user:secret@host:port`` as ``redis://***@host:port``: safe to print or log."""
+    return _URL_CREDENTIALS.sub("//***@", url)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,18 @@ class Settings:
             openai_model=env.get("ZEHN_OPENAI_MODEL") or None,
             query_timeout_ms=timeout_ms,
         )
+
+    def __repr__(self) -> str:
+        """Like the dataclass repr, but never shows a password or an API key."""
+        shown = []
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name in SECRET_FIELDS and value is not None:
+                value = "***"
+            elif item.name == "falkordb_url" and value is not None:
+                value = redact_url(value)
+            shown.append(f"{item.name}={value!r}")
+        return f"Settings({', '.join(shown)})"
 
     def with_changes(self, **changes: object) -> Settings:
         """A copy with some fields replaced (the value object stays immutable)."""

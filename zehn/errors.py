@@ -50,6 +50,10 @@ class QueryError(StoreError):
     """FalkorDB rejected a query (syntax, type, write through a read-only call)."""
 
 
+class AccessDenied(QueryError):
+    """The server's ACL refuses this user the command (e.g. a write as a read-only user)."""
+
+
 class GraphNotFound(StoreError):
     """A named graph does not exist."""
 

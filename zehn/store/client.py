@@ -4,10 +4,16 @@ It sets a timeout on every query, uses ``GRAPH.RO_QUERY`` for reads, refuses
 parameter values the client's Cypher-header encoding cannot carry, and turns
 ``redis`` errors into ``ZehnError`` families. That is what keeps "server
 down", "timed out" and "nothing found" three different outcomes.
+
+A client of the managed server follows it across restarts: when the server it
+talked to is gone and ``server.json`` names a live one (restarted on another
+port, or by another process), the client re-attaches; a read is then retried
+once, a write is not (it is reported, so the caller decides).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,8 +26,9 @@ from falkordb import FalkorDB
 from falkordb.edge import Edge
 from falkordb.node import Node
 
-from zehn.config import Settings
+from zehn.config import Settings, redact_url
 from zehn.errors import (
+    AccessDenied,
     GraphExists,
     GraphNotFound,
     GraphUnavailable,
@@ -37,6 +44,7 @@ WRITE_TIMEOUT_MS = 120_000
 SOCKET_TIMEOUT_S = 300.0
 _TIMEOUT_MARKERS = ("timed out", "timeout")
 _EMPTY_KEY = "empty key"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ class GraphClient:
                 db = FalkorDB.from_url(settings.falkordb_url, socket_timeout=SOCKET_TIMEOUT_S)
             else:
                 server = ManagedServer(settings.home).ensure()
-                db = FalkorDB(host=server.host, port=server.port, socket_timeout=SOCKET_TIMEOUT_S)
+                db = _managed_db(server)
             db.connection.ping()
         return cls(db, settings=settings, server=server)
 
@@ -88,8 +96,7 @@ class GraphClient:
         """Where the data lives, for health reports (password never shown)."""
         if self.server is not None:
             return f"{self.server.url} (managed, data in {self.server.data_dir})"
-        url = self.settings.falkordb_url or ""
-        return re.sub(r"//[^@/]*@", "//***@", url)
+        return redact_url(self.settings.falkordb_url or "")
 
     # --- queries ------------------------------------------------------------
 
@@ -125,19 +132,54 @@ class GraphClient:
         read_only: bool,
     ) -> QueryResult:
         validate_graph_name(graph)
-        safe_params = {key: _checked(value, key) for key, value in (params or {}).items()}
+        safe_params = checked_params(params or {})
         timeout = timeout_ms if timeout_ms is not None else self.settings.query_timeout_ms
-        handle = self._db.select_graph(graph)
         started = time.perf_counter()
-        with _translated(f"query on graph {graph!r}", graph=graph, timeout_ms=timeout):
-            if read_only:
-                raw = handle.ro_query(cypher, safe_params or None, timeout=timeout)
-            else:
-                raw = handle.query(cypher, safe_params or None, timeout=timeout)
+        try:
+            raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
+        except GraphUnavailable:
+            if not self._reattach() or not read_only:
+                raise
+            raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
         elapsed = (time.perf_counter() - started) * 1000
         columns = tuple(str(h[1]) if isinstance(h, list | tuple) else str(h) for h in raw.header)
         rows = tuple(tuple(_plain(v) for v in row) for row in raw.result_set)
         return QueryResult(columns, rows, elapsed, _stats(raw))
+
+    def _send(
+        self,
+        graph: str,
+        cypher: str,
+        params: dict[str, Any],
+        timeout: int,
+        *,
+        read_only: bool,
+    ) -> Any:
+        handle = self._db.select_graph(graph)
+        with _translated(f"query on graph {graph!r}", graph=graph, timeout_ms=timeout):
+            if read_only:
+                return handle.ro_query(cypher, params or None, timeout=timeout)
+            return handle.query(cypher, params or None, timeout=timeout)
+
+    def _reattach(self) -> bool:
+        """Follow the managed server to where it now runs; True if it moved and answers.
+
+        Only a managed server is followed (a ``FALKORDB_URL`` names one place).
+        Nothing is started here: a server that is down stays down until someone
+        starts it (``zehn server start``, or any new connection).
+        """
+        if self.server is None:
+            return False
+        current = ManagedServer(self.settings.home).status()
+        if current is None or (current.pid, current.port) == (self.server.pid, self.server.port):
+            return False
+        with _translated("re-attach to the restarted server"):
+            db = _managed_db(current)
+            db.connection.ping()
+        old, self._db, self.server = self._db, db, current
+        with contextlib.suppress(Exception):
+            old.connection.close()
+        return True
 
     # --- named graphs -----------------------------------------------------------
 
@@ -206,6 +248,16 @@ class GraphClient:
                 versions["falkordb"] = _module_version(int(entry.get("ver", 0)))
         return versions
 
+    def server_command(self, *args: str) -> Any:
+        """One administrative command (``ACL SETUSER`` …), errors translated like queries."""
+        with _translated(f"run {' '.join(args[:2])}"):
+            return self._db.connection.execute_command(*args)
+
+    def address(self) -> tuple[str, int]:
+        """Host and port of the server this client talks to."""
+        kwargs = self._db.connection.connection_pool.connection_kwargs
+        return str(kwargs.get("host", "127.0.0.1")), int(kwargs.get("port", 6379))
+
     def close(self) -> None:
         self._db.connection.close()
 
@@ -215,25 +267,64 @@ def _module_version(encoded: int) -> str:
     return f"{encoded // 10000}.{encoded // 100 % 100}.{encoded % 100}"
 
 
+def _managed_db(server: ServerInfo) -> FalkorDB:
+    return FalkorDB(host=server.host, port=server.port, socket_timeout=SOCKET_TIMEOUT_S)
+
+
+def checked_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters the CYPHER header can carry exactly, or ``QueryError`` before anything is sent.
+
+    The header is text: names go between backticks and strings between double
+    quotes with ``\\`` and ``"`` escaped. What that cannot carry is refused:
+    NUL, unpaired surrogates (not UTF-8), empty names or names with a backtick,
+    integers outside 64 bits (the server would clamp them), NaN and infinities,
+    and types with no Cypher literal.
+    """
+    if not isinstance(params, Mapping):
+        raise QueryError(f"parameters must be a mapping, not {type(params).__name__}")
+    return {_key(key, "parameter"): _checked(value, str(key)) for key, value in params.items()}
+
+
+def _key(key: object, what: str) -> str:
+    if not isinstance(key, str) or not key or "`" in key or not _sendable(key):
+        raise QueryError(f"{what} has an unusable name {key!r}")
+    return key
+
+
+def _sendable(text: str) -> bool:
+    """No NUL, and encodable as UTF-8 (no unpaired surrogates)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _checked(value: Any, path: str) -> Any:
-    """Refuse values the CYPHER params header cannot carry (NUL, non-finite floats, odd keys)."""
+    """Refuse values the CYPHER params header cannot carry (see :func:`checked_params`)."""
     if isinstance(value, str):
         if "\x00" in value:
             raise QueryError(f"parameter {path!r} contains a NUL character, which cannot be sent")
+        if not _sendable(value):
+            raise QueryError(f"parameter {path!r} is not valid Unicode (unpaired surrogate)")
         return value
-    if isinstance(value, bool) or value is None or isinstance(value, int):
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise QueryError(f"parameter {path!r} does not fit in a 64-bit integer")
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise QueryError(f"parameter {path!r} is not a finite number")
         return value
     if isinstance(value, Mapping):
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str) or not key or "`" in key or "\x00" in key:
-                raise QueryError(f"parameter {path!r} has an unusable key {key!r}")
-            out[key] = _checked(item, f"{path}.{key}")
-        return out
+        return {
+            _key(key, f"parameter {path!r}"): _checked(item, f"{path}.{key}")
+            for key, item in value.items()
+        }
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
         return [_checked(item, f"{path}[{i}]") for i, item in enumerate(value)]
     raise QueryError(f"parameter {path!r} has unsupported type {type(value).__name__}")
@@ -272,6 +363,8 @@ def _translated(
         raise QueryTimeout(f"{action}: no answer from FalkorDB in time", timeout_ms or 0) from e
     except (redis.ConnectionError, ConnectionError, OSError) as e:
         raise GraphUnavailable(f"cannot reach FalkorDB for {action}: {e}") from e
+    except redis.exceptions.NoPermissionError as e:
+        raise AccessDenied(f"{action}: the server's ACL refuses this user: {e}") from e
     except redis.ResponseError as e:
         message = str(e)
         lowered = message.lower()

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 from dataclasses import dataclass, field
 from typing import Any
 
-from zehn.config import Settings
+from zehn.config import Settings, redact_url
 from zehn.errors import GraphUnavailable, ZehnError
 from zehn.store.client import GraphClient
 from zehn.store.schema import RELATES
@@ -146,7 +146,11 @@ def graph_stats(client: GraphClient, graph: str) -> GraphStats:
 
 def check_health(settings: Settings, client: GraphClient | None = None) -> Health:
     """Read the store's health; an unreachable server is reported, not raised."""
-    location = settings.falkordb_url or f"managed server under {settings.home}"
+    location = (
+        redact_url(settings.falkordb_url)
+        if settings.falkordb_url
+        else f"managed server under {settings.home}"
+    )
     try:
         client = client or GraphClient.connect(settings)
         location = client.location

