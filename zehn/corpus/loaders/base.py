@@ -129,12 +129,20 @@ def parse_date(value: object) -> datetime | None:
     elif isinstance(value, date):
         parsed = datetime(value.year, value.month, value.day)
     elif isinstance(value, int | float) and not isinstance(value, bool):
-        parsed = datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
+        parsed = _from_epoch(value)
     elif isinstance(value, str):
         parsed = _parse_date_string(value.strip())
     if parsed is not None and parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed
+
+
+def _from_epoch(value: float) -> datetime | None:
+    """Epoch seconds, or milliseconds when that large; None when no date can be that far out."""
+    try:
+        return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
+    except (OverflowError, OSError, ValueError):  # NaN, infinities, years beyond 9999
+        return None
 
 
 def _parse_date_string(value: str) -> datetime | None:
@@ -184,6 +192,8 @@ def parse_json(data: bytes, path: Path) -> object:
     except json.JSONDecodeError as e:
         reason = f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}"
         raise MalformedSource(path, reason) from e
+    except RecursionError as e:
+        raise MalformedSource(path, "JSON nested too deeply to read") from e
 
 
 @lru_cache(maxsize=2)
@@ -191,7 +201,7 @@ def json_head(head: bytes) -> object:
     """Parsed JSON for ``accepts`` checks (cached: several loaders sniff one file), else None."""
     try:
         return json.loads(head.removeprefix(_BOM).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return None
 
 

@@ -101,16 +101,28 @@ class _Flattener:
             if para:
                 self.paragraphs.append(para)
 
-    def walk(self, node: PageElement) -> None:
+    def walk(self, root: PageElement) -> None:
+        """Depth-first, with an explicit stack: nesting depth is the input's to choose."""
+        stack: list[PageElement | None] = [root]  # None: the end of a block, flush there
+        while stack:
+            node = stack.pop()
+            if node is None:
+                self.flush()
+                continue
+            children = self._visit(node)
+            stack.extend(reversed(children))
+
+    def _visit(self, node: PageElement) -> list[PageElement | None]:
+        """Handle one node; returns what to walk next, in order (``None``: flush)."""
         if isinstance(node, NavigableString):
             if type(node) is NavigableString:  # not comments, doctypes or scripts
                 self._inline(str(node))
-            return
+            return []
         if not isinstance(node, Tag):
-            return
+            return []
         name = node.name.lower()
         if name in _SKIP_TAGS or name in _SKIP_MACRO_PARTS:
-            return
+            return []
         if name == "br":
             self._buffer.append("\n")
         elif name == "pre":
@@ -130,18 +142,14 @@ class _Flattener:
             self._inline(str(node.get("datetime", "")))
         elif name in _BLOCK_TAGS or (name.startswith("ac:") and name not in _INLINE_AC):
             self.flush()
-            self._children(node)
-            self.flush()
+            return [*node.children, None]
         else:
-            self._children(node)
+            return list(node.children)
+        return []
 
     def _inline(self, text: str) -> None:
         """Source line breaks inside a paragraph are just spaces (only ``<br>`` breaks)."""
         self._buffer.append(_SPACES.sub(" ", text.replace("\n", " ")))
-
-    def _children(self, node: Tag) -> None:
-        for child in list(node.children):
-            self.walk(child)
 
     def _block_lines(self, text: str) -> None:
         self.flush()
