@@ -21,7 +21,7 @@ from zehn.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
 from zehn.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
-from zehn.queries.spec import MAX_LIST
+from zehn.queries.spec import MAX_LIST, json_rows
 from zehn.store.client import GraphClient
 
 # server location -> whether it answers toJSON (learned on first use)
@@ -152,8 +152,7 @@ class ToolExecutor:
         if _JSON_ROWS.get(self.client.location, True):
             try:
                 text = self.client.read(self.graph, query.json_text_for(params), params).scalar()
-                rows: list[dict[str, Any]] = json.loads(text) if text else []
-                return rows
+                return json_rows(text)
             except QueryError as e:
                 if "tojson" not in str(e).lower():
                     raise

@@ -8,6 +8,7 @@ never formatted into Cypher text.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -149,11 +150,40 @@ def as_json_rows(cypher: str) -> str:
     aliases = _ALIAS.findall(projection)
     if not aliases or _top_level_items(projection) != len(aliases):
         raise ValueError(f"every returned item needs an alias: {projection!r}")
-    fields = ", ".join(f"{a}: {a}" for a in aliases)
+    fields = ", ".join(f"{a}: {_escaped(a)}" for a in aliases)
     return (
         f"{cypher[: last.start()]}WITH {last.group(1) or ''}{rest} "
         f"RETURN toJSON(collect({{{fields}}})) AS rows"
     )
+
+
+def _escaped(value: str, depth: int = 2) -> str:
+    """Cypher escaping a string, or the strings of a list (of lists), for JSON.
+
+    FalkorDB's ``toJSON`` writes strings verbatim: a quote or a backslash in a
+    sentence would end the string early and could forge fields. Backslashes and
+    quotes are escaped here; control characters stay raw, which ``json.loads``
+    reads with ``strict=False``. Maps are not returned by named queries.
+    """
+    # every branch is type-checked whatever the value: each one gets a value of its type
+    string = f"CASE typeOf({value}) WHEN 'String' THEN {value} ELSE '' END"
+    text = f"replace(replace({string}, '\\\\', '\\\\\\\\'), '\"', '\\\\\"')"
+    if depth == 0:
+        return f"CASE typeOf({value}) WHEN 'String' THEN {text} ELSE {value} END"
+    item = f"x{depth}"
+    items = f"CASE typeOf({value}) WHEN 'List' THEN {value} ELSE [] END"
+    return (
+        f"CASE typeOf({value}) WHEN 'String' THEN {text} "
+        f"WHEN 'List' THEN [{item} IN {items} | {_escaped(item, depth - 1)}] ELSE {value} END"
+    )
+
+
+def json_rows(text: Any) -> list[dict[str, Any]]:
+    """The rows of an ``as_json_rows`` answer (control characters arrive unescaped)."""
+    if not text:
+        return []
+    rows: list[dict[str, Any]] = json.loads(str(text), strict=False)
+    return rows
 
 
 def _top_level_items(projection: str) -> int:
