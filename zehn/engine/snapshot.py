@@ -37,6 +37,7 @@ class GraphSnapshot:
         self._names: dict[str, str] = {}
         self._grader: Grader | None = None
         self._binder: Binder | None = None
+        self._forms: list[tuple[str, str]] | None = None
         self.evidence: dict[str, Evidence] = {}
         self.grades: dict[str, Grade] = {}
         self.negations: dict[tuple[str, str], tuple[Negation, ...]] = {}
@@ -60,6 +61,26 @@ class GraphSnapshot:
                     self._names = {i: e.name for i, e in entities.items()}
                     self._entities = entities
         return self._entities
+
+    def find_entities(self, text: str, limit: int = 100) -> list[dict[str, Any]]:
+        """``find_entities`` over the kept entity list: the same rule as its Cypher (the
+        lower-cased text contains the lower-cased name or an alias), without a scan of
+        every entity on the server for each question."""
+        if self._forms is None:
+            self._forms = [
+                (form.lower(), i) for i, e in self.entities.items() for form in (e.name, *e.aliases)
+            ]
+        lowered = text.lower()
+        found = sorted({i for form, i in self._forms if form in lowered})[:limit]
+        return [
+            {
+                "id": i,
+                "name": self.entities[i].name,
+                "kind": self.entities[i].kind,
+                "aliases": list(self.entities[i].aliases),
+            }
+            for i in found
+        ]
 
     @property
     def names(self) -> dict[str, str]:

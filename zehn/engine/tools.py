@@ -68,6 +68,10 @@ class ToolExecutor:
             raise UnknownQuery(name, tuple(q.name for q in self.tool_queries()))
         params = query.validate(arguments)
         started = time.perf_counter()
+        if query.name == "find_entities" and self.snapshot().revision is not None:
+            rows = self.snapshot().find_entities(str(params["text"]))
+            ms = (time.perf_counter() - started) * 1000
+            return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, (), ms, (), rows)
         bound = self._bind_policy(query, params)
         cut: list[int] = []  # depths whose walk reached the row limit
         if query.variants:  # paths of every length up to depth, each from its fixed variant
