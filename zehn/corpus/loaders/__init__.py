@@ -88,8 +88,12 @@ def load_file(path: Path, root: Path) -> list[Document]:
     for loader in LOADERS:
         if _guarded(path, loader, partial(loader.accepts, seen_from_root, data)):
             documents = _guarded(path, loader, partial(loader.load, path, root))
+            ids: set[str] = set()
             for doc in documents:
                 _check_sendable(path, doc)
+                if doc.id in ids:  # the second would silently replace the first
+                    raise MalformedSource(path, f"document id {doc.id!r} appears twice")
+                ids.add(doc.id)
             return documents
     if path.suffix.lower() == ".json":
         reason = "JSON of an unknown shape (not a Confluence page, GitHub pull or Jira export)"

@@ -62,7 +62,7 @@ def split_front_matter(text: str) -> FrontMatter:
             meta = yaml.safe_load(match.group(2))
         else:
             meta = tomllib.loads(match.group(2))
-    except (yaml.YAMLError, tomllib.TOMLDecodeError):
+    except (yaml.YAMLError, tomllib.TOMLDecodeError, RecursionError):
         meta = None
     return FrontMatter(meta=meta if isinstance(meta, dict) else {}, body=body)
 
