@@ -1,11 +1,14 @@
 """History view: past investigations, newest first, each reopened as it was answered.
 
 Reopening shows the stored contract (status, answer, numbered verbatim
-citations), not a re-run: today's graph may have changed since.
+citations), not a re-run: today's graph may have changed since. An answer
+that cannot be saved (the server is down) is kept in the view and saved, with
+the time it was asked, as soon as a save or a refresh reaches the server again.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import ipywidgets as w
@@ -27,6 +30,7 @@ class HistoryView(w.VBox):
         self.limit = limit
         self.graph = graph
         self._history: History | None = None
+        self._pending: list[tuple[CitedAnswer, datetime]] = []
         self.note = w.HTML()
         self.table = w.HTML()
         self.choice = w.Dropdown(options=[], description="Investigation")
@@ -45,22 +49,53 @@ class HistoryView(w.VBox):
             self._history = History(self.session.client, self.graph)
         return self._history
 
+    @property
+    def pending(self) -> int:
+        """Answers waiting to be saved (the server was unreachable when they were given)."""
+        return len(self._pending)
+
     def record(self, answer: CitedAnswer) -> str | None:
-        """Save one answer (wired to the ask view); a failed save is shown, never raised."""
-        try:
-            investigation_id = self.history.save(answer)
-        except ZehnError as e:
-            self.note.value = error_box(e) + self._where()
+        """Save one answer (wired to the ask view); a failed save is shown, never raised.
+
+        The answer is not dropped: it waits in the view and is saved by the next
+        save or refresh that reaches the server.
+        """
+        self._pending.append((answer, datetime.now(UTC)))
+        saved = self._save_pending()
+        if self._pending:
             return None
         self.refresh()
-        return investigation_id
+        return saved[-1] if saved else None
+
+    def _save_pending(self) -> list[str]:
+        """Save waiting answers oldest first; stop (and say so) at the first failure."""
+        saved: list[str] = []
+        while self._pending:
+            answer, asked_at = self._pending[0]
+            try:
+                saved.append(self.history.save(answer, asked_at=asked_at))
+            except ZehnError as e:
+                self.note.value = self._pending_note() + error_box(e) + self._where()
+                break
+            self._pending.pop(0)
+        return saved
+
+    def _pending_note(self) -> str:
+        if not self._pending:
+            return ""
+        return (
+            f'<p class="zehn-history-pending"><b>{len(self._pending)} answer(s) not saved '
+            "yet</b>: kept here, saved when the server answers again.</p>"
+        )
 
     def refresh(self) -> None:
-        """Re-read the list from the graph."""
+        """Re-read the list from the graph (saving any answer still waiting first)."""
+        if self._pending:
+            self._save_pending()
         try:
             entries = self.history.list(self.limit)
         except ZehnError as e:
-            self.note.value = error_box(e)
+            self.note.value = self._pending_note() + error_box(e)
             self.table.value = ""
             self.choice.options = []
             return
