@@ -5,7 +5,9 @@ then either the answer with numbered verbatim citations, or "I don't know" and
 why, or the identities a name could mean. The log is fed by the engine's
 listener, so each named-query call appears as it happens. An expected failure
 (``ZehnError``: the server is down, the model endpoint failed) becomes an error
-answer shown in an error box, never a traceback.
+answer shown in an error box, never a traceback. A question asked in Chinese
+is answered in Chinese ("我不知道" when withheld); every block carries a ``lang``
+attribute so the browser picks a CJK font, and quotes keep their own language.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from zehn.engine.answer import (
 )
 from zehn.engine.events import Event, ToolCallEvent, ToolResultEvent, VerdictEvent
 from zehn.errors import ZehnError
+from zehn.lang import ZH, detect_language
 from zehn.policy import Policy
 
 _logger = logging.getLogger(__name__)
@@ -43,6 +46,7 @@ STATUS_TEXT = {
     ERROR: "Error",
 }
 _MARKER = re.compile(r"\[(\d+)\]")
+_WHY = {ZH: "原因："}  # the label before an abstention's reason, per answer language
 _PARAMS_MAX = 300
 
 
@@ -176,7 +180,10 @@ class AskView(w.VBox):
         else:
             parts.append(_withheld_html(answer, failure))
         parts.append(_limitations_html(answer.limitations))
-        self.result.value = f'<div class="zehn-answer">{"".join(parts)}</div>'
+        self.result.value = (
+            f'<div class="zehn-answer" lang="{_lang(answer.answer, answer.language)}">'
+            f"{''.join(parts)}</div>"
+        )
         if answer.paths:
             names = {i.id: i.name for i in answer.identities}
             self.graph.show_paths(answer.paths, names)
@@ -247,7 +254,8 @@ def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> s
     return (
         f'<li class="zehn-citation" value="{citation.n}" data-n="{citation.n}" '
         f'data-sentence-id="{escape(citation.id)}" style="margin-bottom:6px">'
-        f'<blockquote class="zehn-quote" style="margin:2px 0;padding-left:8px;'
+        f'<blockquote class="zehn-quote" lang="{_lang(citation.quote)}" '
+        f'style="margin:2px 0;padding-left:8px;'
         f'border-left:3px solid #1a7f37">{quote}</blockquote>'
         f'<small><span class="zehn-title">{escape(citation.title or citation.document)}</span>'
         f' · <span class="zehn-source-type">{escape(citation.source_type)}</span>'
@@ -313,10 +321,16 @@ def _withheld_html(answer: CitedAnswer, failure: BaseException | None) -> str:
         found = f"<div><small>paths found: {counts} (drawn below)</small></div>"
     return (
         f'<div class="zehn-idk" style="font-size:130%;font-weight:bold;margin:4px 0">'
-        f"{escape(I_DONT_KNOW)}</div>"
+        f"{escape(answer.answer or I_DONT_KNOW)}</div>"
         + (error_box(failure) if failure is not None else "")
-        + f'<div class="zehn-reason"><b>Why:</b> {escape(reason)}</div>{found}'
+        + f'<div class="zehn-reason"><b>{_WHY.get(answer.language, "Why:")}</b> '
+        f"{escape(reason)}</div>{found}"
     )
+
+
+def _lang(text: str, language: str | None = None) -> str:
+    """The HTML ``lang`` of a text: Simplified Chinese (for CJK fonts) or English."""
+    return "zh-Hans" if (language or detect_language(text)) == ZH else "en"
 
 
 def _limitations_html(limitations: tuple[str, ...]) -> str:

@@ -27,14 +27,37 @@ def test_sample_gold_scores(client: GraphClient, graph_name: str) -> None:
         client, report.graph, load_policy("production"), OfflineModel(), SAMPLE / "gold"
     )
     metrics = result.metrics()
-    assert metrics["questions"] == 51
+    assert metrics["questions"] == 72
     assert metrics["abstained_when_unanswerable"] == 1.0
     assert metrics["fabricated_citations_in_answers"] == 0
     assert metrics["status_accuracy"] >= 0.9
     assert metrics["grader_agreement"] >= 0.9
     assert 0.0 <= metrics["citation_precision"] <= 1.0 and 0.0 <= metrics["citation_recall"] <= 1.0
     frame = result.to_frame()
-    assert len(frame) == 51 and set(frame["gold_status"]) == {"answered", "abstained", "ambiguous"}
+    assert len(frame) == 72 and set(frame["gold_status"]) == {"answered", "abstained", "ambiguous"}
+    assert frame["language"].value_counts().to_dict() == {"en": 51, "zh": 21}
+
+
+def test_sample_gold_scores_per_language(client: GraphClient, graph_name: str) -> None:
+    """Chinese and English questions reported apart; the English figures are those of before."""
+    report = build_graph(client, graph_name, SAMPLE, "rules")
+    result = evaluate(
+        client, report.graph, load_policy("production"), OfflineModel(), SAMPLE / "gold"
+    )
+    en, zh = result.metrics("en"), result.metrics("zh")
+    assert (en["questions"], en["answered"], en["gold_answered"]) == (51, 27, 28)
+    assert (en["abstained_of_unanswerable"], en["gold_unanswerable"]) == (18, 18)
+    assert (en["ambiguous_of_ambiguous"], en["gold_ambiguous"]) == (5, 5)
+    assert (zh["questions"], zh["answered"], zh["gold_answered"]) == (21, 12, 12)
+    assert (zh["abstained_of_unanswerable"], zh["gold_unanswerable"]) == (7, 7)
+    assert (zh["ambiguous_of_ambiguous"], zh["gold_ambiguous"]) == (2, 2)
+    for figures in (en, zh):
+        assert figures["fabricated_citations_in_answers"] == 0
+        assert figures["citation_precision"] == figures["citation_recall"] == 1.0
+        assert figures["grader_agreement"] >= 0.95
+    frame = result.by_language()
+    assert list(frame["language"]) == ["all", "en", "zh"]
+    assert list(frame["questions"]) == [72, 51, 21]
 
 
 def test_grid_runs_on_any_corpus_with_a_gold_folder(
@@ -78,3 +101,4 @@ def test_zehn_eval_prints_json(
     assert main(["eval", "--strategy", "rules", "--json"]) == EXIT_OK
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["strategy"] == "rules" and rows[0]["abstained_when_unanswerable"] == 1.0
+    assert [row["language"] for row in rows] == ["all", "en", "zh"]

@@ -102,10 +102,14 @@ def test_current_statements_are_not_stale(client: GraphClient, sample_graph: str
     }
     # the other supersessions in the sample: hearsay that redwood-inference calls
     # auth-gateway, refuted later in a ticket; and the February ticket's "the indexer polls
-    # the origin-mapper replica", replaced in April by consuming from event-bus
+    # the origin-mapper replica", replaced in April by consuming from event-bus; in Chinese,
+    # March's "feed-builder 依赖 recs-ranker" negated in September (不再依赖), and March's plan
+    # that feed-builder call query-planner, denied in April's design (不调用)
     assert set(stale) <= {
         "email/auth-gateway-maintenance-2#66-204",
         "ticket/SRCH-101#326-426",
+        "confluence/推荐平台概览#325-361",
+        "meeting/2024-03-14-推荐周会#76-119",
     }, stale
 
 

@@ -160,6 +160,12 @@ def test_chinese_cues_for_every_predicate(text: str, expected: set[Triple]) -> N
         ("feed-builder 是否依赖 event-bus？", {("feed-builder", "DEPENDS_ON", "event-bus", "hedged")}),
         ("听说 recs-ranker 调用 query-planner。", {("recs-ranker", "CALLS", "query-planner", "hedged")}),
         ("billing 将发票写入 ledger-v2。", {("billing", "WRITES_TO", "ledger-v2", "")}),
+        ("recs-ranker 会不会也写入 user-profile-store？", {("recs-ranker", "WRITES_TO", "user-profile-store", "hedged")}),
+        ("李娜认为 recs-ranker 可能也会调用 auth-gateway。", {("recs-ranker", "CALLS", "auth-gateway", "hedged")}),
+        (
+            "feed-builder 从 index-events 消费分段就绪消息，而不是轮询 indexer。",
+            {("feed-builder", "CONSUMES_FROM", "index-events", ""), ("feed-builder", "READS_FROM", "indexer", "negated ")},
+        ),
     ],
 )  # fmt: skip
 def test_chinese_negation_and_hedging_are_recorded_not_dropped(

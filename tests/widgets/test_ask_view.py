@@ -191,3 +191,38 @@ def test_a_down_server_is_an_error_box_not_a_traceback(tmp_path: Path) -> None:
     assert elements(page, "zehn-idk")[0][1] == "I don't know"
     assert "Traceback" not in page + view.investigation.value
     assert elements(view.investigation.value, "zehn-log-error")
+
+
+def test_a_chinese_question_is_answered_in_chinese_with_mentions_marked_by_span(
+    session: Session, sample: tuple[GraphClient, str]
+) -> None:
+    client, graph = sample
+    view = AskView(session)
+    answer = view.ask("如果我修改 indexer，哪些服务会受影响？")
+    page = view.result.value
+    assert answer.status == "answered" and answer.language == "zh"
+    assert '<div class="zehn-answer" lang="zh-Hans">' in page
+    [(_, text)] = elements(page, "zehn-answer-text")
+    assert text.startswith("如果 indexer 发生变更，以下各项有风险")
+    quotes = re.findall(
+        r'<blockquote class="zehn-quote" lang="([^"]+)"[^>]*>(.*?)</blockquote>', page
+    )
+    chinese = [(lang, body) for lang, body in quotes if "依赖" in body]
+    assert chinese and all(lang == "zh-Hans" for lang, _ in chinese)
+    assert any(lang == "en" for lang, _ in quotes)  # English sources stay English
+    for citation in answer.citations:  # verbatim, in the source's language
+        assert citation.quote == _stored(client, graph, citation.id)
+    body = next(b for _, b in chinese if "feed-builder 依赖 search-api" in text_of(b))
+    assert re.findall(r"<mark>(.*?)</mark>", body) == ["feed-builder", "search-api"]
+    assert text_of(body) == "feed-builder 依赖 search-api 获取候选文档。"
+
+
+def test_a_chinese_abstention_reads_wo_bu_zhi_dao_with_the_reason(session: Session) -> None:
+    view = AskView(session)
+    answer = view.ask("recs-ranker 是否调用 auth-gateway？")
+    page = view.result.value
+    assert answer.status == "abstained" and answer.answer == "我不知道"
+    [(_, idk)] = elements(page, "zehn-idk")
+    assert idk == "我不知道"
+    [(_, reason)] = elements(page, "zehn-reason")
+    assert reason.startswith("原因：") and "no source states it" in reason

@@ -17,6 +17,12 @@ ABSTAINED = "abstained"
 AMBIGUOUS = "ambiguous"
 ERROR = "error"
 I_DONT_KNOW = "I don't know"
+I_DONT_KNOW_ZH = "我不知道"  # the abstention of a question asked in Chinese
+
+
+def dont_know(language: str) -> str:
+    """The abstention text in the question's language ("en" or "zh")."""
+    return I_DONT_KNOW_ZH if language == "zh" else I_DONT_KNOW
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,7 @@ class CitedAnswer:
     limitations: tuple[str, ...] = ()
     elapsed_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    language: str = "en"  # the question's language, which the answer text is written in
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +132,7 @@ class CitedAnswer:
             "tool_calls": [t.to_dict() for t in self.tool_calls],
             "limitations": list(self.limitations),
             "elapsed_ms": round(self.elapsed_ms, 1),
+            "language": self.language,
         }
 
     def to_frame(self) -> pd.DataFrame:

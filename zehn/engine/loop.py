@@ -26,11 +26,11 @@ from zehn.engine.answer import (
     AMBIGUOUS,
     ANSWERED,
     ERROR,
-    I_DONT_KNOW,
     Citation,
     CitedAnswer,
     Identity,
     ToolCallRecord,
+    dont_know,
 )
 from zehn.engine.events import (
     AnswerEvent,
@@ -55,6 +55,7 @@ from zehn.errors import (
 from zehn.extract.binding import Binder
 from zehn.extract.model import Entity, Mention
 from zehn.grade import GradedPath
+from zehn.lang import KIND_ZH, ZH, detect_language
 from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.policy import Policy
 from zehn.staleness import check_citations
@@ -62,8 +63,13 @@ from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
 ALL_STALE = "Note: every cited source has been superseded or is older than the policy allows."
+ALL_STALE_ZH = "注意：所有引用的来源都已被后来的来源取代，或早于策略允许的时限。"
 SOURCE_TYPES = ("confluence", "pull_request", "meeting", "email", "ticket")
 _WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are)\s+(?P<x>[^?]+?)\s*\??\s*$", re.IGNORECASE)
+_WHAT_IS_ZH = re.compile(
+    r"^\s*(?:什么是|何为)\s*(?P<x>[^？?]+?)\s*[？?]?\s*$"
+    r"|^\s*(?P<y>[^？?]+?)\s*是(?:什么|啥|干什么的|做什么的)\s*[？?]?\s*$"
+)
 _MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
 
 
@@ -118,6 +124,7 @@ class _Investigation:
         self.started = time.perf_counter()
 
     def run(self) -> CitedAnswer:
+        self.language = detect_language(self.question)  # refined once names are bound
         try:
             if not self.question:
                 raise _Stop(ERROR, "the question is empty")
@@ -141,6 +148,8 @@ class _Investigation:
         ]
         sentence = Sentence("question/q", self.question, 0, len(self.question))
         mentions = Binder(entities).bind(sentence) if entities else []
+        # Chinese outside the names: "What does 红木推理团队 own?" is still English
+        self.language = detect_language(self.question, [(m.start, m.end) for m in mentions])
         ambiguous = [m for m in mentions if m.ambiguous]
         if ambiguous:
             mention = ambiguous[0]
@@ -249,10 +258,12 @@ class _Investigation:
 
     def _what_is_target(self) -> set[str] | None:
         """For "what is X?" the entity ids X may be (a mention of X is then evidence)."""
-        match = _WHAT_IS.match(self.question)
+        match = _WHAT_IS.match(self.question) or _WHAT_IS_ZH.match(self.question)
         if match is None:
             return None
-        asked = match["x"].lower().removeprefix("the ").strip()
+        asked = (
+            (match["x"] or match.groupdict().get("y") or "").lower().removeprefix("the ").strip()
+        )
         return {
             str(r["id"])
             for r in self.found_rows
@@ -274,7 +285,8 @@ class _Investigation:
         numbers = {c.id: c.n for c in citations}
         text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)
         if citations and all(c.stale for c in citations):  # the answer rests on stale evidence
-            answer = self._result(ANSWERED, f"{text.strip()}\n\n{ALL_STALE}", None, citations)
+            note = ALL_STALE_ZH if self.language == ZH else ALL_STALE
+            answer = self._result(ANSWERED, f"{text.strip()}\n\n{note}", None, citations)
             return dataclasses.replace(
                 answer,
                 limitations=(*answer.limitations, f"staleness: {ALL_STALE.removeprefix('Note: ')}"),
@@ -322,7 +334,9 @@ class _Investigation:
     def _withheld(self, status: str, reason: str) -> CitedAnswer:
         return self._result(
             status,
-            I_DONT_KNOW if status != AMBIGUOUS else _ambiguous_text(self.identities),
+            dont_know(self.language)
+            if status != AMBIGUOUS
+            else _ambiguous_text(self.identities, self.language),
             reason,
             (),
         )
@@ -344,6 +358,7 @@ class _Investigation:
             tool_calls=tuple(self.records),
             limitations=self._limitations(),
             elapsed_ms=(time.perf_counter() - self.started) * 1000,
+            language=self.language,
         )
 
     def _limitations(self) -> tuple[str, ...]:
@@ -380,7 +395,10 @@ class _Investigation:
             self.listener(event)
 
 
-def _ambiguous_text(identities: Sequence[Identity]) -> str:
+def _ambiguous_text(identities: Sequence[Identity], language: str = "en") -> str:
+    if language == ZH:
+        listed = "；".join(f"{i.name}（{KIND_ZH.get(i.kind, i.kind)}，{i.id}）" for i in identities)
+        return f"您指的是哪一个？{listed}"
     listed = "; ".join(f"{i.name} ({i.kind}, {i.id})" for i in identities)
     return f"Which one do you mean? {listed}"
 

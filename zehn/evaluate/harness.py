@@ -16,14 +16,16 @@ For every gold question the engine answers (or not), and we score:
 - **grader agreement** with the gold hop grades.
 
 Any corpus folder with ``gold/questions.yaml`` and ``gold/relations.yaml`` in
-this format works, not just the sample.
+this format works, not just the sample. Every figure is also reported per
+language of the question (``metrics(language="zh")``, ``by_language()``, and
+one grid row per language): Chinese and English questions apart.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from zehn.engine import Engine
 from zehn.engine.answer import CitedAnswer
 from zehn.evaluate.gold import GoldQuestion, GoldRelation, load_questions, load_relations
 from zehn.grade import SUPPORTED, Evidence, Grader
+from zehn.lang import LANGUAGES
 from zehn.models.base import Model
 from zehn.policy import Policy
 from zehn.store.client import GraphClient
@@ -49,6 +52,7 @@ class QuestionOutcome:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.question.id,
+            "language": self.question.language,
             "question": self.question.question,
             "gold_status": self.question.status,
             "status": self.answer.status,
@@ -67,9 +71,13 @@ class EvalReport:
     model: str
     outcomes: tuple[QuestionOutcome, ...]
     grader_agreement: float
+    grader_agreement_by_language: dict[str, float] = field(default_factory=dict)
 
-    def metrics(self) -> dict[str, Any]:
-        outcomes = self.outcomes
+    def metrics(self, language: str | None = None) -> dict[str, Any]:
+        """The figures over every question, or over the questions of one language."""
+        outcomes = tuple(
+            o for o in self.outcomes if language is None or o.question.language == language
+        )
         answered_both = [o for o in outcomes if o.recalled is not None]
         cited = sum(len(o.answer.citations) for o in outcomes)
         unanswerable = [o for o in outcomes if o.question.status == "abstained"]
@@ -85,20 +93,39 @@ class EvalReport:
             "graph": self.graph,
             "policy": self.policy,
             "model": self.model,
+            "language": language or "all",
             "questions": len(outcomes),
+            "answered": sum(o.answer.status == "answered" for o in outcomes),
+            "gold_answered": len(answerable),
+            "abstained_of_unanswerable": sum(o.answer.status == "abstained" for o in unanswerable),
+            "gold_unanswerable": len(unanswerable),
+            "ambiguous_of_ambiguous": sum(
+                o.answer.status == "ambiguous" for o in outcomes if o.question.status == "ambiguous"
+            ),
+            "gold_ambiguous": sum(o.question.status == "ambiguous" for o in outcomes),
             "status_accuracy": _share(correct_status, len(outcomes)),
             "citation_recall": _share(recalled, len(answered_both)),
             "citation_precision": _share(sum(o.precise_citations for o in outcomes), cited),
             "abstained_when_unanswerable": share(unanswerable, "abstained"),
             "wrongly_abstained": share(answerable, "abstained"),
             "fabricated_citations_in_answers": sum(o.fabricated for o in outcomes),
-            "grader_agreement": self.grader_agreement,
+            "grader_agreement": self.grader_agreement
+            if language is None
+            else self.grader_agreement_by_language.get(language, float("nan")),
             "median_ms": statistics.median(latencies) if latencies else 0.0,
         }
 
     def to_frame(self) -> pd.DataFrame:
         """One row per question."""
         return pd.DataFrame([o.to_dict() for o in self.outcomes])
+
+    def by_language(self) -> pd.DataFrame:
+        """One row for every question, then one per language that has questions."""
+        return pd.DataFrame(self.language_rows())
+
+    def language_rows(self) -> list[dict[str, Any]]:
+        present = [x for x in LANGUAGES if any(o.question.language == x for o in self.outcomes)]
+        return [self.metrics(), *(self.metrics(x) for x in present)]
 
 
 def evaluate(
@@ -118,8 +145,17 @@ def evaluate(
     for question in questions:
         answer = engine.ask(question.question)
         outcomes.append(_score(question, answer, supporting, gold_triples))
+    by_language = {
+        language: grader_agreement(client, graph, [r for r in relations if r.language == language])
+        for language in LANGUAGES
+    }
     return EvalReport(
-        graph, policy.name, model.name, tuple(outcomes), grader_agreement(client, graph, relations)
+        graph,
+        policy.name,
+        model.name,
+        tuple(outcomes),
+        grader_agreement(client, graph, relations),
+        by_language,
     )
 
 
@@ -249,5 +285,7 @@ def evaluate_grid(
             continue
         for policy in policies:
             report = evaluate(client, graph, policy, model, layout.gold)
-            rows.append({"strategy": strategy, "status": "ok", **report.metrics()})
+            rows.extend(
+                {"strategy": strategy, "status": "ok", **row} for row in report.language_rows()
+            )
     return pd.DataFrame(rows)

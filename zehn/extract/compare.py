@@ -11,6 +11,9 @@ Per strategy graph:
   gold relation, the share bound to a different subject or object entity;
 - **flag agreement**: among matched edges, negated/hedged ⇔ gold grade
   "insufficient-evidence".
+
+Precision, recall and F1 are also given per language of the sentence
+(``en_precision``, ``zh_recall`` …: Chinese or mixed Chinese–English vs English).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from zehn.evaluate.gold import GoldError, GoldRelation, entity_ids, load_relatio
 from zehn.extract.catalog import Catalog
 from zehn.extract.model import PREDICATES
 from zehn.extract.pipeline import CorpusLayout, build_graph
+from zehn.lang import LANGUAGES, detect_language
 from zehn.store.client import GraphClient
 
 _EDGES = (
@@ -107,6 +111,22 @@ def edge_metrics(
     }
 
 
+def language_metrics(
+    edges: Sequence[StoredEdge], gold: Sequence[GoldRelation], catalog: Catalog | None
+) -> dict[str, Any]:
+    """Edges, precision, recall and F1 per language of the sentence: ``en_precision`` …"""
+    figures: dict[str, Any] = {}
+    for language in LANGUAGES:
+        metrics = edge_metrics(
+            [e for e in edges if detect_language(e.sentence) == language],
+            [g for g in gold if g.language == language],
+            catalog,
+        )
+        for key in ("edges", "precision", "recall", "f1", "gold_stated"):
+            figures[f"{language}_{key}"] = metrics[key]
+    return figures
+
+
 def comparison_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """One row per strategy; predicate counts as ``edges_<PREDICATE>`` columns."""
     frame = pd.DataFrame(list(rows))
@@ -153,13 +173,14 @@ def compare_strategies(
         except ExtractionError as e:
             rows.append({"strategy": strategy, "graph": None, "status": f"not run: {e}"})
             continue
-        metrics = edge_metrics(stored_edges(client, report.graph), gold, catalog)
+        edges = stored_edges(client, report.graph)
         rows.append(
             {
                 "strategy": strategy,
                 "graph": report.graph,
                 "status": "ok",
-                **metrics,
+                **edge_metrics(edges, gold, catalog),
+                **language_metrics(edges, gold, catalog),
                 "entities": report.entities,
                 "mentions": report.mentions,
                 "ambiguous_mentions": report.ambiguous_mentions,

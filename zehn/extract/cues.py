@@ -131,8 +131,10 @@ LIST_SEPARATOR = re.compile(
 COORDINATION = re.compile(
     r"(?:,\s*)?\b(?:and|but)\s*$|[，,]?\s*(?:并且|并|而且|且|同时|但是|但|然后)\s*$", re.IGNORECASE
 )
+# "consumes from X instead of polling Y"; in Chinese the verb's own object may come first:
+# "从 index-events 消费分段就绪消息，而不是轮询 indexer".
 INSTEAD_OF = re.compile(
-    r"^\s*instead\s+of\s*$|^\s*[，,]?\s*(?:而不是|而非|不再)\s*$", re.IGNORECASE
+    r"^\s*instead\s+of\s*$|^[^，,。；！？]*[，,]?\s*(?:而不是|而非|不再)\s*$", re.IGNORECASE
 )
 FILLER_MAX_WORDS = 4
 
@@ -142,11 +144,11 @@ _ZH_GLUE_WORDS = """也 现在 目前 当前 如今 仍然 仍 依然 还是 还
     亦 一直 今天 今后 以后 主要 同时 则 就 再 又 会 将会 将要 将 可能 也许 或许 大概 计划 打算 准备
     想要 希望 应该 可以 需要 不再 不 没有 没 并不 并没有 并未 从不 从未 未 不会 是否 正在 开始 曾经
     曾 原来 原先 以前 之前 过去 总是 通常 确实 实际上 其实 本身 始终 全部 全都 只会 还会 也会 实时
-    同步 异步 默认 必须 最终 随后 然后 才 另外 每天 每分钟 每小时""".split()
+    同步 异步 默认 必须 最终 随后 然后 才 另外 先 每天 每小时 每分钟 每秒""".split()
 ZH_SUBJECT_GLUE = re.compile(
     r"在[^，。；！？,;]{1,10}?(?:之前|之后|以前|以后|期间|前|后|时|内)"
     r"|(?:于|自|从)?\s*\d{4}\s*年(?:\s*\d{1,2}\s*月)?(?:\s*\d{1,2}\s*日)?(?:起|开始|以来)?"
-    r"|(?:下|本|上)(?:周|个月|月|季度)|明年|今年|去年|第[一二三四]季度"
+    r"|(?:下|本|上)个?(?:周|月|季度)|明年|今年|去年|第[一二三四]季度"
     r"|(?:把|将)[^，。；！？,;]{1,8}$|"  # "web-frontend 把点击发布到 …": the 把 object is glue
     + "|".join(sorted(_ZH_GLUE_WORDS, key=len, reverse=True))
 )
@@ -154,7 +156,12 @@ ZH_OBJECT_GLUE = re.compile(
     r"所有的|全部的|所有|全部|整个|每个|各个|这个|那个|一个|了|着|过|到|于|该|其"
 )
 # A mention right after one of these is the preposition's object, never the verb's subject.
-ZH_PREPOSITION_BEFORE = re.compile(r"(?:从|向|往|为|给|被|由|受到|受|对|把|将|在|经由|通过)\s*$")
+ZH_PREPOSITION_BEFORE = re.compile(
+    r"(?:从|向|(?<!以)往|(?<![因认作成以])为|(?<![交发送])给|被|(?<![理自])由|受到|(?<![接感承])受"
+    r"|(?<![绝相面针])对|把|将|(?<![现正存实])在|经由|通过)\s*$"
+)
+# "会不会", "是不是", "有没有": a question form, not a negation.
+ZH_A_NOT_A = re.compile(r"(\w)[不没]\1")
 
 NEGATION = re.compile(
     r"\b(?:not|no\s+longer|never|cannot|stopped|no)\b|n't\b"

@@ -36,6 +36,7 @@ from zehn.extract.cues import (
     NEGATION,
     OBJECT_GLUE,
     SUBJECT_GLUE,
+    ZH_A_NOT_A,
     ZH_OBJECT_GLUE,
     ZH_PREPOSITION_BEFORE,
     ZH_SUBJECT_GLUE,
@@ -118,7 +119,7 @@ def sentence_edges(
             continue
         prefix = text[: min(m.start for m in subjects + objects)]
         negated = negated_by_coordination or bool(
-            NEGATION.search(gap + " " + text[hit.start : hit.end])
+            NEGATION.search(ZH_A_NOT_A.sub(" ", gap + " " + text[hit.start : hit.end]))
         )
         hedged = (
             text.rstrip(" \"'”’)").endswith(("?", "？"))

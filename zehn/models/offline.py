@@ -3,7 +3,9 @@ question's wording and drafts an answer only from source-supported hops.
 
 It is a planner, not a judge: the engine verifies and gates its drafts exactly
 as it does a remote model's. Questions it does not recognise get "I don't
-know" and say which kinds of question it handles.
+know" and say which kinds of question it handles. A question asked in Chinese
+is read by ``zehn.models.chinese`` and answered in Chinese; citations stay the
+stored sentences, in their own language.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zehn.extract.cues import NEGATION
+from zehn.lang import EN, ZH, detect_language
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
+from zehn.models.chinese import PHRASES, Phrases, parse_chinese
 
 SUPPORTED = "source-supported"
-HANDLED = (
-    "change impact (if I change X, what breaks?), dependencies (what does X depend on?), "
-    "direct relations (who owns X? what does X call? does X read from Y?) and what is X?"
-)
+HANDLED = PHRASES[EN].handled
 _VERBS: dict[str, str] = {
     "read": "READS_FROM", "write": "WRITES_TO", "call": "CALLS", "consume": "CONSUMES_FROM",
     "publish": "PUBLISHES_TO", "use": "USES", "feed": "FEEDS", "affect": "AFFECTS",
@@ -49,6 +51,11 @@ class _Plan:
     focus: str | None = None
     other: str | None = None
     kind: str | None = None
+    language: str = EN
+
+    @property
+    def phrases(self) -> Phrases:
+        return PHRASES[self.language]
 
 
 class OfflineModel:
@@ -77,6 +84,8 @@ class OfflineModel:
         focus = entities[0]
         other = entities[1] if len(entities) > 1 else None
         kind = next((k for w, k in _KIND_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
+        if _language(question) == ZH:
+            return self._plan_chinese(question, focus, other)
         if _YES_NO.match(text) and other is not None:
             verbs = [v for v in re.findall(_VERB, text, re.IGNORECASE)]
             if verbs:
@@ -104,13 +113,29 @@ class OfflineModel:
             )
         return _Plan("unknown", (), focus)
 
+    def _plan_chinese(self, question: Question, focus: str, other: str | None) -> _Plan:
+        surface = str(question.hints["entities"][0].get("surface") or "")
+        asked = parse_chinese(question.text, surface, other is not None)
+        walk = {"entity_id": focus, "depth": self.max_hops}
+        calls: tuple[ToolRequest, ...] = ()
+        if asked.intent == "impact":
+            calls = (ToolRequest("downstream_impact", walk),)
+        elif asked.intent == "upstream":
+            calls = (ToolRequest("upstream_dependencies", walk),)
+        elif asked.intent == "what_is":
+            calls = (ToolRequest("mentions", {"entity_id": focus, "limit": 20}),)
+        elif asked.intent != "unknown":
+            calls = tuple(_neighbours(focus, p, asked.direction) for p in asked.predicates)
+        return _Plan(asked.intent, calls, focus, other, asked.kind, ZH)
+
     # --- drafting --------------------------------------------------------------------------
 
     def _draft(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
+        say = plan.phrases
         if plan.intent == "none":
-            return DraftAnswer("I don't know: the question names nothing that is in the graph.")
+            return DraftAnswer(say.nothing_named)
         if plan.intent == "unknown":
-            return DraftAnswer(f"I don't know: I can answer {HANDLED}.")
+            return DraftAnswer(say.unhandled.format(handled=say.handled))
         if plan.intent == "what_is":
             return self._what_is(plan, results)
         paths = [p for r in results for p in r.get("paths", [])]
@@ -118,10 +143,11 @@ class OfflineModel:
         if plan.intent == "yes_no":
             hops = [h for p in supported for h in p["hops"] if h["target"] == plan.other]
             if not hops:
-                return DraftAnswer("I don't know: no source states it.")
+                return DraftAnswer(say.no_source)
             h = hops[0]
             return DraftAnswer(
-                f"Yes. {_hop_text(h, _names(paths))} [[{h['sentence_id']}]]", (h["sentence_id"],)
+                f"{say.yes}{_hop_text(h, _names(paths), say)} [[{h['sentence_id']}]]",
+                (h["sentence_id"],),
             )
         if plan.intent in ("lookup_out", "lookup_in"):
             side = "target" if plan.intent == "lookup_out" else "source"
@@ -129,20 +155,23 @@ class OfflineModel:
             if plan.kind:
                 hops = [h for h in hops if str(h[side]).startswith(f"{plan.kind}:")]
             names = _names(paths)
-            return _listing(hops, lambda h: f"{_hop_text(h, names)} [[{h['sentence_id']}]]")
+            return _listing(
+                hops, lambda h: f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]", say
+            )
         return _chains(plan, supported, paths)
 
     def _what_is(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
         rows = [row for r in results for row in r.get("rows", [])]
 
-        def score(row: Mapping[str, Any]) -> tuple[int, int, int]:
+        def score(row: Mapping[str, Any]) -> tuple[int, int, int, int]:
             offset = int(row["start"]) - int(row.get("sentence_start") or 0)
             defines = 0 if offset <= 4 else 1
             preferred = 0 if row.get("source_type") == "confluence" else 1
-            return (defines, preferred, -len(str(row["text"])))
+            negates = 1 if NEGATION.search(str(row["text"])) else 0  # "X does not …" defines little
+            return (defines, preferred, negates, -len(str(row["text"])))
 
         if not rows:
-            return DraftAnswer("I don't know: no sentence mentions it.")
+            return DraftAnswer(plan.phrases.no_sentence)
         best = sorted(rows, key=score)[0]
         return DraftAnswer(f"{best['text']} [[{best['sentence_id']}]]", (str(best["sentence_id"]),))
 
@@ -168,14 +197,22 @@ def _names(paths: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _hop_text(hop: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _language(question: Question) -> str:
+    """The question's language, not counting its names ("What does 红木推理团队 own?": en)."""
+    text = question.text
+    surfaces = [str(e.get("surface") or "") for e in question.hints.get("entities", [])]
+    spans = [(i, i + len(s)) for s in surfaces if s and (i := text.find(s)) >= 0]
+    return detect_language(text, spans)
+
+
+def _hop_text(hop: Mapping[str, Any], names: Mapping[str, str], say: Phrases) -> str:
     source, target = hop["source"], hop["target"]
-    return f"{names.get(source, source)} {hop['rel_type']} {names.get(target, target)}"
+    return say.hop(names.get(source, source), hop["rel_type"], names.get(target, target))
 
 
-def _listing(hops: list[Mapping[str, Any]], line: Any) -> DraftAnswer:
+def _listing(hops: list[Mapping[str, Any]], line: Any, say: Phrases) -> DraftAnswer:
     if not hops:
-        return DraftAnswer("I don't know: no source states it.")
+        return DraftAnswer(say.no_source)
     unique = list({(h["source"], h["rel_type"], h["target"]): h for h in hops}.values())
     text = "\n".join(f"- {line(h)}" for h in unique)
     return DraftAnswer(text, tuple(dict.fromkeys(h["sentence_id"] for h in unique)))
@@ -185,33 +222,29 @@ def _chains(
     plan: _Plan, supported: list[Mapping[str, Any]], paths: list[Mapping[str, Any]]
 ) -> DraftAnswer:
     """One line per entity reached by a fully supported path (the shortest one)."""
+    say = plan.phrases
     if not supported:
-        return DraftAnswer("I don't know: no source states it.")
+        return DraftAnswer(say.no_source)
     names = _names(paths)
     best: dict[str, Mapping[str, Any]] = {}
     for path in sorted(supported, key=lambda p: len(p["hops"])):
         best.setdefault(path["nodes"][-1], path)
     focus = names.get(plan.focus or "", plan.focus)
-    head = (
-        f"If {focus} changes, these are at risk (source-supported paths only):"
-        if plan.intent == "impact"
-        else f"{focus} depends on (source-supported paths only):"
-    )
+    head = (say.impact_head if plan.intent == "impact" else say.upstream_head).format(focus=focus)
     lines: list[str] = [head]
     cited: list[str] = []
     for node, path in best.items():
-        steps = "; ".join(f"{_hop_text(h, names)} [[{h['sentence_id']}]]" for h in path["hops"])
+        steps = say.step_sep.join(
+            f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]" for h in path["hops"]
+        )
         via = (
-            f" (via {', '.join(names.get(n, n) for n in path['nodes'][1:-1])})"
+            say.via.format(names=say.list_sep.join(names.get(n, n) for n in path["nodes"][1:-1]))
             if len(path["hops"]) > 1
             else ""
         )
-        lines.append(f"- {names.get(node, node)}{via}: {steps}")
+        lines.append(say.line.format(node=names.get(node, node), via=via, steps=steps))
         cited.extend(h["sentence_id"] for h in path["hops"])
     others = len(paths) - len(supported)
     if others:
-        lines.append(
-            f"{others} other path(s) are only inferred or insufficiently evidenced "
-            "and are not claimed."
-        )
+        lines.append(say.others.format(n=others))
     return DraftAnswer("\n".join(lines), tuple(dict.fromkeys(cited)))

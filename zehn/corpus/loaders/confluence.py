@@ -41,6 +41,14 @@ _METADATA = re.compile(
     r"(?P<modified>, last modified(?: by (?P<editor>.+?))?)?"
     r" on (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})"
 )
+# The same line from a Chinese-language Confluence: "由 张伟创建, 最后修改人 李娜, 于 三月 20, 2024"
+_METADATA_ZH = re.compile(
+    r"由\s*(?P<author>[^，,]+?)\s*创建"
+    r"(?P<modified>[，,]\s*最后修改(?:人\s*(?P<editor>[^，,]+?))?)?"
+    r"[，,]?\s*于\s*(?P<date>\d{4}\s*[年/-]\s*\d{1,2}\s*[月/-]\s*\d{1,2}\s*日?"
+    r"|[一二三四五六七八九十]{1,3}月\s*\d{1,2}\s*[,，]\s*\d{4})"
+)
+_ZH_MONTHS = {m: i for i, m in enumerate("一 二 三 四 五 六 七 八 九 十 十一 十二".split(), 1)}
 _CHROME = "#breadcrumb-section, #title-heading, .page-metadata, #footer, .pageSection"
 
 
@@ -173,14 +181,30 @@ def _html_title(soup: BeautifulSoup) -> str:
 
 
 def _apply_metadata(page: _Page, text: str) -> None:
-    """Author and dates from "Created by X, last modified by Y on Mar 02, 2024"."""
-    match = _METADATA.search(text)
+    """Author and dates from "Created by X, last modified by Y on Mar 02, 2024" (or Chinese)."""
+    match = _METADATA.search(text) or _METADATA_ZH.search(text)
     if match is None:
         return
     page.author = match["author"].strip()
-    when = parse_date(match["date"])
+    when = parse_date(match["date"]) or _chinese_date(match["date"])
     if match["modified"]:
         page.updated_at = when
         page.attrs["last_modified_by"] = (match["editor"] or page.author).strip()
     else:
         page.created_at = when
+
+
+def _chinese_date(text: str) -> datetime | None:
+    """ "2024年3月20日", "2024/3/20" or "三月 20, 2024" (Confluence's Chinese month names)."""
+    numeric = re.fullmatch(r"(\d{4})\s*[年/-]\s*(\d{1,2})\s*[月/-]\s*(\d{1,2})\s*日?", text)
+    named = re.fullmatch(r"([一二三四五六七八九十]{1,3})月\s*(\d{1,2})\s*[,，]\s*(\d{4})", text)
+    try:
+        if numeric:
+            year, month, day = (int(g) for g in numeric.groups())
+        elif named and named[1] in _ZH_MONTHS:
+            year, month, day = int(named[3]), _ZH_MONTHS[named[1]], int(named[2])
+        else:
+            return None
+        return parse_date(datetime(year, month, day))
+    except ValueError:  # "2024年2月30日"
+        return None
