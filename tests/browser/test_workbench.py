@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.browser
 
 IMPACT_QUESTION = "If I change origin-mapper, what breaks?"
 REDWOOD_QUESTION = "What does Redwood Inference depend on?"
+CHINESE_QUESTION = "如果我修改 indexer，哪些服务会受影响？"
 HOSTILE_QUESTION = "If I change indexer, what breaks?"
 EVALUATION_BADGE = "EVALUATION MODE · policy evaluation"
 ASK_BUTTON = re.compile(r"^\W*Ask$")  # the button's icon adds a glyph before its text
@@ -180,6 +182,26 @@ def test_ambiguous_name_shows_each_identity(
     assert kinds == ["customer", "service", "team"], kinds
     for text in identities.all_inner_texts():
         assert "Redwood" in text, text
+    watch.assert_no_script_ran(page)
+
+
+def test_a_chinese_question_is_answered_in_chinese_with_marked_mentions(
+    page: Page, voila: VoilaServer, timings: dict[str, float], watch: Watch, artifacts_dir: Path
+) -> None:
+    open_workbench(page, voila, timings)
+    status = ask(page, CHINESE_QUESTION)
+    expect(status).to_have_attribute("data-status", "answered")
+    answer = _visible(page, ".zehn-answer[lang='zh-Hans'] .zehn-answer-text")
+    expect(answer).to_contain_text("如果 indexer 发生变更，以下各项有风险")
+    expect(answer).to_contain_text("feed-builder 依赖 search-api")
+    quote = _visible(page, ".zehn-quote[lang='zh-Hans']").filter(
+        has_text="feed-builder 依赖 search-api 获取候选文档。"
+    )
+    expect(quote.first).to_be_visible()
+    marks = [m.strip() for m in quote.first.locator("mark").all_inner_texts()]
+    assert marks == ["feed-builder", "search-api"], marks
+    # what a person sees, for reading by eye: the Chinese answer and its citations
+    _visible(page, ".zehn-answer").first.screenshot(path=str(artifacts_dir / "chinese_answer.png"))
     watch.assert_no_script_ran(page)
 
 
