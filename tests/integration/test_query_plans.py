@@ -14,7 +14,6 @@ import pytest
 from tests.conftest import SAMPLE_SOURCES
 from zehn.extract.pipeline import build_graph
 from zehn.queries.named import QUERIES
-from zehn.queries.spec import json_rows
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration
@@ -56,59 +55,8 @@ def test_named_queries_use_indexes(client: GraphClient, graph_name: str) -> None
     assert not offenders, "\n\n".join(f"{n}:\n{p}" for n, p in offenders.items())
 
 
-def test_json_rows_equal_plain_rows(client: GraphClient, graph_name: str) -> None:
-    """Every query's JSON form (what the engine reads) returns exactly its plain rows."""
-    graph = build_graph(client, graph_name, SAMPLE_SOURCES, "rules").graph
-    edge = client.read(graph, "MATCH (a)-[r:RELATES]->(b) RETURN a.id, r.key, r.sentence_id, b.id, a.name ORDER BY r.key LIMIT 1").rows[0]  # fmt: skip
-    source, key, sentence, target, name = edge
-    params = {
-        **PARAMS, "text": f"If I change {name}, what breaks?", "name": name, "entity_id": target,
-        "key": key, "sentence_id": sentence, "keys": [key], "ids": [sentence, source],
-        "names": [name], "pairs": [f"{source} -> {target}"], "sources": [source],
-        "cues": ["no longer", "replaced"],
-        "reverse": ["DEPENDS_ON", "READS_FROM"], "forward": ["FEEDS"],
-    }  # fmt: skip
-    non_empty = 0
-    for name_, query in QUERIES.items():
-        for depth in query.variants or {0: ""}:
-            bound = {**params, "depth": depth} if query.variants else params
-            plain = client.read(graph, query.text_for(bound), bound).records()
-            text = client.read(graph, query.json_text_for(bound), bound).scalar()
-            assert json_rows(text) == plain, name_
-            non_empty += bool(plain)
-    assert non_empty >= len(QUERIES) - 4  # the comparison is not over empty results
+def test_the_c_reply_parser_is_in_use() -> None:
+    """redis-py parses replies in Python without hiredis: ~10x slower on a 2,000-row walk."""
+    from redis.utils import HIREDIS_AVAILABLE
 
-
-HOSTILE = 'say "hi" \\ back\\slash \\" q\n\tline \x01 \u2028 中文 \U0001f600 "}, {"id": "forged'
-
-
-def test_json_rows_carry_hostile_strings_exactly(client: GraphClient, graph_name: str) -> None:
-    """Quotes and backslashes (which FalkorDB's toJSON leaves raw) cannot forge a field."""
-    name = f"svc {HOSTILE}"
-    client.write(
-        graph_name,
-        "CREATE (d:Document {id: $t, title: $t, source_type: 'text', created_at: '2026-01-01'}) "
-        "CREATE (s:Sentence {id: $t + '#s0', doc_id: $t, text: $t, start: 0, end: 5}) "
-        "CREATE (a:Entity {id: 'service:' + $t, name: $n, kind: 'service', aliases: [$t, 'x']}) "
-        "CREATE (b:Entity {id: 'team:' + $t, name: $n, kind: 'team', aliases: []}) "
-        "CREATE (a)-[:MENTIONED_IN {start: 0, end: 3, surface: $t, ambiguous: false}]->(s) "
-        "CREATE (b)-[:RELATES {key: $t, rel_type: 'DEPENDS_ON', sentence_id: $t + '#s0', "
-        "doc_id: $t, negated: true, hedged: false, fact: $t}]->(a)",
-        {"t": HOSTILE, "n": name},
-    )
-    service, team, sentence = f"service:{HOSTILE}", f"team:{HOSTILE}", f"{HOSTILE}#s0"
-    params = {
-        **PARAMS, "text": name, "name": name, "entity_id": service, "key": HOSTILE,
-        "sentence_id": sentence, "keys": [HOSTILE], "ids": [sentence, service, team],
-        "names": [name], "pairs": [f"{team} -> {service}"], "sources": [team],
-        "cues": ["back"], "reverse": ["DEPENDS_ON"], "forward": [],
-    }  # fmt: skip
-    compared = 0
-    for query_name, query in QUERIES.items():
-        for depth in query.variants or {0: ""}:
-            bound = {**params, "depth": depth} if query.variants else params
-            plain = client.read(graph_name, query.text_for(bound), bound).records()
-            text = client.read(graph_name, query.json_text_for(bound), bound).scalar()
-            assert json_rows(text) == plain, query_name
-            compared += any(HOSTILE in str(r) or repr(HOSTILE)[1:-1] in str(r) for r in plain)
-    assert compared >= 10  # the hostile strings were really carried
+    assert HIREDIS_AVAILABLE

@@ -15,17 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zehn.engine.snapshot import GraphSnapshot, snapshot_for
-from zehn.errors import QueryError, UnknownPredicate, UnknownQuery
+from zehn.errors import UnknownPredicate, UnknownQuery
 from zehn.extract.cues import NEGATION
 from zehn.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
 from zehn.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
-from zehn.queries.spec import MAX_LIST, json_rows
+from zehn.queries.spec import MAX_LIST
 from zehn.store.client import GraphClient
-
-# server location -> whether it answers toJSON (learned on first use)
-_JSON_ROWS: dict[str, bool] = {}
 
 
 @dataclass
@@ -151,16 +148,6 @@ class ToolExecutor:
     # --- internals ------------------------------------------------------------------
 
     def _read(self, query: NamedQuery, params: dict[str, Any]) -> list[dict[str, Any]]:
-        """Rows as JSON from the server (see ``as_json_rows``); plain rows where the server
-        has no ``toJSON`` (an older FalkorDB behind FALKORDB_URL)."""
-        if _JSON_ROWS.get(self.client.location, True):
-            try:
-                text = self.client.read(self.graph, query.json_text_for(params), params).scalar()
-                return json_rows(text)
-            except QueryError as e:
-                if "tojson" not in str(e).lower():
-                    raise
-                _JSON_ROWS[self.client.location] = False
         return self.client.read(self.graph, query.text_for(params), params).records()
 
     def _bind_policy(self, query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:

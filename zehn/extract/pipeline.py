@@ -26,7 +26,6 @@ from zehn.extract.catalog import Catalog
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.model import Extraction
 from zehn.extract.rules import RulesStrategy
-from zehn.queries.spec import as_json_rows, json_rows
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision, new_revision
 
@@ -205,7 +204,7 @@ def build_graph(
     )
 
 
-_SOURCE_TEXTS = as_json_rows(
+_SOURCE_TEXTS = (
     "UNWIND $ids AS i MATCH (d:Document {id: i}) "
     "OPTIONAL MATCH (c:Chunk {doc_id: i}) WITH d, c ORDER BY c.ordinal "
     "WITH d, collect([c.ordinal, c.start, c.end]) AS chunks "
@@ -218,13 +217,13 @@ _SOURCE_BATCH = 200
 
 
 def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> list[SourceText]:
-    """Stored documents with their chunks and sentences, in document-id order (read as JSON
-    in batches: the plain-row client spends more time parsing than the server reading)."""
+    """Stored documents with their chunks and sentences, in document-id order (one query
+    per batch of documents, not three per document)."""
     ordered = sorted(doc_ids)
     found: dict[str, SourceText] = {}
     for i in range(0, len(ordered), _SOURCE_BATCH):
-        text = client.read(graph, _SOURCE_TEXTS, {"ids": ordered[i : i + _SOURCE_BATCH]}).scalar()
-        for row in json_rows(text):
+        batch = ordered[i : i + _SOURCE_BATCH]
+        for row in client.read(graph, _SOURCE_TEXTS, {"ids": batch}).records():
             doc_id = str(row["id"])
             found[doc_id] = SourceText(
                 doc_id=doc_id,

@@ -8,7 +8,6 @@ never formatted into Cypher text.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,9 +16,6 @@ from typing import Any
 from zehn.errors import InvalidParameters
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_RETURN = re.compile(r"\bRETURN\s+(DISTINCT\s+)?")
-_TAIL = re.compile(r"\s(?:ORDER BY|LIMIT)\s")
-_ALIAS = re.compile(r"\bAS\s+(\w+)")
 MAX_STRING = 500
 MAX_LIST = 500
 
@@ -118,10 +114,6 @@ class NamedQuery:
             return self.variants[int(params["depth"])]
         return self.cypher
 
-    def json_text_for(self, params: Mapping[str, Any]) -> str:
-        """The same query answering one JSON string: the list of its rows as objects."""
-        return as_json_rows(self.text_for(params))
-
     def tool_schema(self) -> dict[str, Any]:
         """JSON schema of the parameters, as a model's tool definition needs it."""
         return {
@@ -130,69 +122,3 @@ class NamedQuery:
             "required": [p.name for p in self.params if p.required],
             "additionalProperties": False,
         }
-
-
-def as_json_rows(cypher: str) -> str:
-    """Rewrite the final ``RETURN a AS x, … [ORDER BY …] [LIMIT …]`` to return
-    ``toJSON(collect({x: x, …}))``: one string instead of rows.
-
-    Why: the falkordb client parses a result value by value in Python (~0.1 ms
-    a row: 270 ms for a 2,000-row walk whose server time is 22 ms); ``json.loads``
-    reads the same rows at C speed. Every projected item must have an alias.
-    """
-    found = list(_RETURN.finditer(cypher))
-    if not found:
-        raise ValueError("query has no RETURN")
-    last = found[-1]
-    rest = cypher[last.end() :]
-    tail = _TAIL.search(rest)
-    projection = rest[: tail.start()] if tail else rest
-    aliases = _ALIAS.findall(projection)
-    if not aliases or _top_level_items(projection) != len(aliases):
-        raise ValueError(f"every returned item needs an alias: {projection!r}")
-    fields = ", ".join(f"{a}: {_escaped(a)}" for a in aliases)
-    return (
-        f"{cypher[: last.start()]}WITH {last.group(1) or ''}{rest} "
-        f"RETURN toJSON(collect({{{fields}}})) AS rows"
-    )
-
-
-def _escaped(value: str, depth: int = 2) -> str:
-    """Cypher escaping a string, or the strings of a list (of lists), for JSON.
-
-    FalkorDB's ``toJSON`` writes strings verbatim: a quote or a backslash in a
-    sentence would end the string early and could forge fields. Backslashes and
-    quotes are escaped here; control characters stay raw, which ``json.loads``
-    reads with ``strict=False``. Maps are not returned by named queries.
-    """
-    # every branch is type-checked whatever the value: each one gets a value of its type
-    string = f"CASE typeOf({value}) WHEN 'String' THEN {value} ELSE '' END"
-    text = f"replace(replace({string}, '\\\\', '\\\\\\\\'), '\"', '\\\\\"')"
-    if depth == 0:
-        return f"CASE typeOf({value}) WHEN 'String' THEN {text} ELSE {value} END"
-    item = f"x{depth}"
-    items = f"CASE typeOf({value}) WHEN 'List' THEN {value} ELSE [] END"
-    return (
-        f"CASE typeOf({value}) WHEN 'String' THEN {text} "
-        f"WHEN 'List' THEN [{item} IN {items} | {_escaped(item, depth - 1)}] ELSE {value} END"
-    )
-
-
-def json_rows(text: Any) -> list[dict[str, Any]]:
-    """The rows of an ``as_json_rows`` answer (control characters arrive unescaped)."""
-    if not text:
-        return []
-    rows: list[dict[str, Any]] = json.loads(str(text), strict=False)
-    return rows
-
-
-def _top_level_items(projection: str) -> int:
-    depth, items = 0, 1
-    for char in projection:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            items += 1
-    return items
