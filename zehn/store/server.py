@@ -38,6 +38,7 @@ LOG_FILE = "falkordb.log"
 ACL_FILE = "users.acl"
 DEFAULT_START_TIMEOUT_S = 30.0
 _START_ATTEMPTS = 3
+_PORT_WAIT_S = 1.0  # how long a restart waits for the old port before taking another
 _NO_RETRY = Retry(NoBackoff(), 0)  # SHUTDOWN closes the socket: do not reconnect
 
 
@@ -93,7 +94,7 @@ class ManagedServer:
                 self._discard_stale(info)
                 # Back on the same port when it is free: clients of the old server
                 # (other notebooks, a FALKORDB_URL naming it) reconnect by themselves.
-                return self._start(preferred_port=info.port)
+                return self._start(preferred_port=info.port if 1024 < info.port < 65536 else None)
             return self._start()
 
     def status(self) -> ServerInfo | None:
@@ -153,7 +154,7 @@ class ManagedServer:
         server, module = binaries()
         last_error = "unknown"
         for attempt in range(_START_ATTEMPTS):
-            if attempt == 0 and preferred_port is not None and _port_is_free(preferred_port):
+            if attempt == 0 and preferred_port is not None and _port_frees(preferred_port):
                 port = preferred_port
             else:
                 port = _free_port()
@@ -218,6 +219,16 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
         return int(sock.getsockname()[1])
+
+
+def _port_frees(port: int, wait_s: float = _PORT_WAIT_S) -> bool:
+    """True once ``port`` can be bound; a killed server may still be closing its socket."""
+    deadline = time.monotonic() + wait_s
+    while not _port_is_free(port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def _port_is_free(port: int) -> bool:
