@@ -65,6 +65,8 @@ class HistoryView(w.VBox):
         if self._pending:
             return None
         self.refresh()
+        if saved and saved[-1] in [value for _, value in self.choice.options]:
+            self.choice.value = saved[-1]  # the answer just given is the one to reopen
         return saved[-1] if saved else None
 
     def _save_pending(self) -> list[str]:
@@ -101,7 +103,12 @@ class HistoryView(w.VBox):
             return
         self.note.value = self._where()
         self.table.value = entries_table(entries)
+        chosen = self.choice.value
         self.choice.options = [(_option(e), e.id) for e in entries]
+        ids = [e.id for e in entries]
+        # New options leave the value None while the page shows the first entry: Reopen
+        # would then do nothing. Keep the reader's choice, else the newest investigation.
+        self.choice.value = chosen if chosen in ids else (ids[0] if ids else None)
         self.reopen_button.disabled = not entries
 
     def reopen(self, investigation_id: str) -> None:

@@ -229,9 +229,43 @@ def test_hostile_source_text_is_shown_as_text_and_never_runs(
     evidence = frame.locator("#zehn-evidence")
     expect(evidence).to_contain_text("<script>alert(1)</script>")
 
-    for where in (page.main_frame, frame):
+    visit_every_other_view(page, "indexer")  # radar, explorer, history, observatory
+
+    for where in page.frames:
         assert where.locator("img[src='x']").count() == 0, f"an injected <img> in {where.url}"
         assert where.locator("a[href^='javascript:']").count() == 0, "a javascript: link"
+        assert where.locator("[onerror], [onload]").count() == 0, "an event handler attribute"
     page.wait_for_timeout(500)  # give an onerror handler time to fire, if one existed
     watch.assert_no_script_ran(page)
     assert not all_dialogs, f"a dialog opened during the session: {all_dialogs}"
+
+
+def visit_every_other_view(page: Page, name: str) -> None:
+    """Radar and explorer on ``name``, the saved answer reopened in history, the observatory;
+    each view that shows sentences must show the hostile one, literally."""
+    payload = "<script>alert(1)</script>"
+    page.get_by_role("tab", name="Impact radar").click()
+    _find_and_pick(page, "input[placeholder='a name, e.g. origin-mapper']", "Find", name)
+    expect(_visible(page, ".zehn-sentence").filter(has_text=payload).first).to_be_visible()
+
+    page.get_by_role("tab", name="Explorer").click()
+    box = "input[placeholder='text naming entities, e.g. Redwood Inference']"
+    _find_and_pick(page, box, "Search", name)
+    expect(_visible(page, "td").filter(has_text=payload).first).to_be_visible()
+
+    page.get_by_role("tab", name="History").click()
+    page.get_by_role("button", name=re.compile(r"Reopen$")).click()
+    expect(_visible(page, ".zehn-reopened q").filter(has_text=payload).first).to_be_visible()
+
+    page.get_by_role("tab", name="Observatory").click()
+    expect(_visible(page, ".zehn-panel").first).to_be_visible()
+
+
+def _find_and_pick(page: Page, box: str, button: str, name: str) -> None:
+    """Type ``name``, press the view's find button, choose the entity it offers."""
+    _visible(page, box).fill(name)
+    _visible(page, "button").filter(has_text=re.compile(rf"^\W*{button}$")).click()
+    picker = page.locator(".widget-dropdown", has_text="Entity").filter(visible=True)
+    option = picker.locator("option", has_text=f"{name} (")
+    expect(option).to_have_count(1)
+    picker.locator("select").select_option(label=option.inner_text())

@@ -117,6 +117,7 @@ def test_every_view_shows_hostile_text_as_text(hostile: Hostile) -> None:
         seen += _check(bench.explorer, f"explorer: {entity_id}")
     history_id = bench.history.record(dataclasses.replace(answer, question=NOTE))
     assert history_id is not None
+    assert bench.history.choice.value == history_id, "Reopen would not reopen what is shown"
     bench.history.reopen(history_id)
     bench.observatory.refresh()
     audit = AuditView(hostile.session, reviewer=PAYLOADS[1], n=40)
