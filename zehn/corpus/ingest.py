@@ -28,6 +28,7 @@ from zehn.corpus.model import Document
 from zehn.corpus.split import chunk_sentences, split_sentences
 from zehn.errors import CorpusError, EmptySource, MalformedSource, SourceError
 from zehn.store.client import GraphClient
+from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
 
 ProgressFactory = Callable[[int], Any]
@@ -155,6 +156,7 @@ def ingest_path(
     files = list(iter_source_files(root))
     base = root if root.is_dir() else root.parent
     ensure_schema(client, graph)
+    bump_revision(client, graph)
     existing = {str(i): str(sha) for i, sha in client.read(graph, _EXISTING).rows}
 
     by_type: Counter[str] = Counter()
@@ -181,7 +183,8 @@ def ingest_path(
                 else:
                     unchanged += 1
             _advance(bar)
-    finally:
+    finally:  # metadata of unchanged documents is rewritten too: what was kept is stale
+        bump_revision(client, graph)
         if bar is not None:
             bar.close()
     return IngestReport(
