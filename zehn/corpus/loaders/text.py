@@ -29,6 +29,7 @@ from zehn.corpus.model import Document, SourceType, slugify
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+MAX_FRONT_MATTER_DEPTH = 64
 
 _FRONT_MATTER = re.compile(r"\A(---|\+\+\+)[^\S\n]*\n(.*?)\n\1[^\S\n]*(?:\n|\Z)", re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]+>")
@@ -57,6 +58,8 @@ def split_front_matter(text: str) -> FrontMatter:
         return FrontMatter(body=text)
     body = text[match.end() :]
     meta: object
+    if _nests_deeper(match.group(2), MAX_FRONT_MATTER_DEPTH):
+        return FrontMatter(body=body)  # no real front matter nests this deep; parsing is slow
     try:
         if match.group(1) == "---":
             meta = yaml.safe_load(match.group(2))
@@ -65,6 +68,21 @@ def split_front_matter(text: str) -> FrontMatter:
     except (yaml.YAMLError, tomllib.TOMLDecodeError, RecursionError):
         meta = None
     return FrontMatter(meta=meta if isinstance(meta, dict) else {}, body=body)
+
+
+def _nests_deeper(block: str, limit: int) -> bool:
+    """Whether brackets and braces open more than ``limit`` deep (quotes ignored: a bound)."""
+    if block.count("[") + block.count("{") <= limit:
+        return False
+    depth = 0
+    for char in block:
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return False
 
 
 def markdown_title(body: str) -> str:
