@@ -213,11 +213,39 @@ def test_a_server_killed_between_questions_is_an_explicit_error_and_the_workbenc
         )
 
 
-def _occupy(port: int) -> socket.socket:
-    """Hold the old port, so the restarted server must take another one."""
+def test_a_client_follows_the_managed_server_to_a_new_port(own_server: OwnServer) -> None:
+    """A write refused before it was sent is sent once to the new server; nothing doubles."""
+    client = GraphClient.connect(own_server.settings)
+    client.write("kept", "CREATE (:N {i: 1})")
+    own_server.wait_for_aof(own_server.ensure())
+    info = own_server.kill()
+    blocker = _occupy(info.port)
+    try:
+        back = own_server.ensure()
+    finally:
+        if blocker is not None:
+            blocker.close()
+    assert back.port != info.port
+    client.write("kept", "CREATE (:N {i: 2})")
+    assert client.server is not None and client.server.port == back.port
+    assert client.read("kept", "MATCH (n:N) RETURN collect(n.i)").scalar() == [1, 2]
+    assert client.list_graphs() == ["kept"]
+    TALLY["faults: clients re-attached to a server restarted elsewhere"] += 1
+
+
+def _occupy(port: int) -> socket.socket | None:
+    """Hold the old port, so the restarted server must take another one.
+
+    None when the port is held already: a connection still open to the killed server
+    keeps it (FIN-WAIT-2) until that client closes, which forces a new port just as well.
+    """
     holder = socket.socket()
     holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past the TIME_WAIT ones
-    holder.bind(("127.0.0.1", port))
+    try:
+        holder.bind(("127.0.0.1", port))
+    except OSError:
+        holder.close()
+        return None
     holder.listen(1)
     return holder
 

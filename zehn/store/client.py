@@ -7,8 +7,9 @@ down", "timed out" and "nothing found" three different outcomes.
 
 A client of the managed server follows it across restarts: when the server it
 talked to is gone and ``server.json`` names a live one (restarted on another
-port, or by another process), the client re-attaches; a read is then retried
-once, a write is not (it is reported, so the caller decides).
+port, or by another process), the client re-attaches and retries once: a read
+always, a write only when its connection was refused before anything was sent
+(otherwise it is reported, so the caller decides).
 """
 
 from __future__ import annotations
@@ -137,8 +138,8 @@ class GraphClient:
         started = time.perf_counter()
         try:
             raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
-        except GraphUnavailable:
-            if not self._reattach() or not read_only:
+        except GraphUnavailable as e:
+            if not self._reattach() or not (read_only or _never_sent(e)):
                 raise
             raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
         elapsed = (time.perf_counter() - started) * 1000
@@ -184,6 +185,14 @@ class GraphClient:
     # --- named graphs -----------------------------------------------------------
 
     def list_graphs(self) -> list[str]:
+        try:
+            return self._list_graphs()
+        except GraphUnavailable:
+            if not self._reattach():
+                raise
+            return self._list_graphs()
+
+    def _list_graphs(self) -> list[str]:
         with _translated("list graphs"):
             return sorted(str(name) for name in self._db.list_graphs())
 
@@ -265,6 +274,12 @@ class GraphClient:
 def _module_version(encoded: int) -> str:
     """FalkorDB reports 4.16.3 as 41603."""
     return f"{encoded // 10000}.{encoded // 100 % 100}.{encoded % 100}"
+
+
+def _never_sent(error: GraphUnavailable) -> bool:
+    """The connection was refused before the command left: repeating a write is safe."""
+    cause = error.__cause__
+    return isinstance(cause, redis.ConnectionError) and "connecting to" in str(cause)
 
 
 def _managed_db(server: ServerInfo) -> FalkorDB:
