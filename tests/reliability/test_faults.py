@@ -239,15 +239,20 @@ def _occupy(port: int) -> socket.socket | None:
     None when the port is held already: a connection still open to the killed server
     keeps it (FIN-WAIT-2) until that client closes, which forces a new port just as well.
     """
-    holder = socket.socket()
-    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past the TIME_WAIT ones
-    try:
-        holder.bind(("127.0.0.1", port))
-    except OSError:
-        holder.close()
-        return None
-    holder.listen(1)
-    return holder
+    deadline = time.monotonic() + 2  # the killed server may still be closing its socket
+    while True:
+        holder = socket.socket()
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT ones
+        try:
+            holder.bind(("127.0.0.1", port))
+        except OSError:
+            holder.close()
+            if time.monotonic() > deadline:
+                return None
+            time.sleep(0.02)
+            continue
+        holder.listen(1)
+        return holder
 
 
 # --- a query that would never end --------------------------------------------------------------
