@@ -157,11 +157,20 @@ def sentence_edges(
     return edges, ambiguous
 
 
-def _cue_hits(text: str, mentions: Sequence[_Local]) -> list[_CueHit]:
+# Chinese cues all need a Chinese character: text without one is read with the rest only
+# (half the cue lexicon; cue matching is a third of extraction time)
+_LATIN_CUES = tuple(cue for cue in CUES if not cue.cjk)
+
+
+def _cue_hits(
+    text: str, mentions: Sequence[_Local], cues: Sequence[Cue] | None = None
+) -> list[_CueHit]:
     """Cue matches outside mentions; at one position the longest wins, overlaps dropped."""
+    if cues is None:
+        cues = CUES if CJK.search(text) else _LATIN_CUES
     hits = [
         _CueHit(m.start(), m.end(), cue)
-        for cue in CUES
+        for cue in cues
         for m in cue.pattern.finditer(text)
         if not any(x.start < m.end() and m.start() < x.end for x in mentions)
     ]
