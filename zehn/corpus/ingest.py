@@ -24,7 +24,7 @@ from typing import Any
 
 from zehn.corpus.dates import iso_utc, stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
-from zehn.corpus.model import Document
+from zehn.corpus.model import Document, Sentence
 from zehn.corpus.split import chunk_sentences, split_sentences
 from zehn.errors import CorpusError, EmptySource, MalformedSource, SourceError
 from zehn.store.client import GraphClient
@@ -173,8 +173,10 @@ def ingest_path(
                 skipped.append(SkippedFile(str(file), e.reason, type(e).__name__))
                 _advance(bar)
                 continue
-            for doc in documents:
-                n_sentences, n_chunks, changed = _write_document(client, graph, doc, existing)
+            for doc, sentences in documents:
+                n_sentences, n_chunks, changed = _write_document(
+                    client, graph, doc, sentences, existing
+                )
                 by_type[doc.source_type.value] += 1
                 sentences_total += n_sentences
                 chunks_total += n_chunks
@@ -202,8 +204,11 @@ def ingest_path(
     )
 
 
-def _load_unique(file: Path, base: Path, seen: dict[str, str]) -> list[Document]:
-    """Load one file and check it is usable as a whole before anything is written."""
+def _load_unique(
+    file: Path, base: Path, seen: dict[str, str]
+) -> list[tuple[Document, list[Sentence]]]:
+    """Load one file and check it is usable as a whole before anything is written
+    (each document with its sentences: split once, checked here, written later)."""
     documents = load_file(file, base)
     if not documents:
         raise EmptySource(file, "no documents found")
@@ -214,18 +219,23 @@ def _load_unique(file: Path, base: Path, seen: dict[str, str]) -> list[Document]
             )
         if "\x00" in doc.text:
             raise MalformedSource(file, f"document {doc.id!r} contains NUL characters")
-        if not split_sentences(doc.id, doc.text):
+    split = [(doc, split_sentences(doc.id, doc.text)) for doc in documents]
+    for doc, sentences in split:
+        if not sentences:
             raise EmptySource(file, f"document {doc.id!r} has no sentences")
     for doc in documents:
         seen[doc.id] = str(file)
-    return documents
+    return split
 
 
 def _write_document(
-    client: GraphClient, graph: str, doc: Document, existing: dict[str, str]
+    client: GraphClient,
+    graph: str,
+    doc: Document,
+    sentences: list[Sentence],
+    existing: dict[str, str],
 ) -> tuple[int, int, bool]:
     """Write one document atomically; returns (sentences, chunks, whether text was rewritten)."""
-    sentences = split_sentences(doc.id, doc.text)
     chunks, stamped = chunk_sentences(doc.id, sentences)
     props = document_properties(doc)
     if existing.get(doc.id) == doc.text_sha:

@@ -300,9 +300,10 @@ def checked_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return {_key(key, "parameter"): _checked(value, str(key)) for key, value in params.items()}
 
 
-def _key(key: object, what: str) -> str:
+def _key(key: object, what: str | tuple[object, ...]) -> str:
     if not isinstance(key, str) or not key or "`" in key or not _sendable(key):
-        raise QueryError(f"{what} has an unusable name {key!r}")
+        where = what if isinstance(what, str) else f"parameter {_path(what)!r}"
+        raise QueryError(f"{where} has an unusable name {key!r}")
     return key
 
 
@@ -319,30 +320,45 @@ def _sendable(text: str) -> bool:
 
 def _checked(value: Any, path: str) -> Any:
     """Refuse values the CYPHER params header cannot carry (see :func:`checked_params`)."""
+    return _check(value, (path,))
+
+
+def _path(where: tuple[object, ...]) -> str:
+    """``rows[3].text`` from ("rows", 3, "text"): built only for an error message."""
+    out = str(where[0])
+    for part in where[1:]:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _check(value: Any, where: tuple[object, ...]) -> Any:
+    # the path is a tuple, formatted only when a value is refused: building a string per
+    # element cost a third of the time of writing an extraction batch
     if isinstance(value, str):
         if "\x00" in value:
-            raise QueryError(f"parameter {path!r} contains a NUL character, which cannot be sent")
+            raise QueryError(
+                f"parameter {_path(where)!r} contains a NUL character, which cannot be sent"
+            )
         if not _sendable(value):
-            raise QueryError(f"parameter {path!r} is not valid Unicode (unpaired surrogate)")
+            raise QueryError(
+                f"parameter {_path(where)!r} is not valid Unicode (unpaired surrogate)"
+            )
         return value
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
         if not INT64_MIN <= value <= INT64_MAX:
-            raise QueryError(f"parameter {path!r} does not fit in a 64-bit integer")
+            raise QueryError(f"parameter {_path(where)!r} does not fit in a 64-bit integer")
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise QueryError(f"parameter {path!r} is not a finite number")
+            raise QueryError(f"parameter {_path(where)!r} is not a finite number")
         return value
     if isinstance(value, Mapping):
-        return {
-            _key(key, f"parameter {path!r}"): _checked(item, f"{path}.{key}")
-            for key, item in value.items()
-        }
+        return {_key(key, where): _check(item, (*where, key)) for key, item in value.items()}
     if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
-        return [_checked(item, f"{path}[{i}]") for i, item in enumerate(value)]
-    raise QueryError(f"parameter {path!r} has unsupported type {type(value).__name__}")
+        return [_check(item, (*where, i)) for i, item in enumerate(value)]
+    raise QueryError(f"parameter {_path(where)!r} has unsupported type {type(value).__name__}")
 
 
 def _plain(value: Any) -> Any:
