@@ -68,12 +68,12 @@ def _key(words: Iterable[str]) -> tuple[str, ...]:
     return tuple(word.lower() for word in words)
 
 
-def _is_weak(form: str, entity: Entity) -> bool:
+def _is_weak(form: str, entity: Entity, words: Sequence[object] | None = None) -> bool:
     """A single capitalised word that may also be a plain word ("Search", "Web", "Cart").
 
     A catalog entity's own name is trusted in any case; a discovered one is not.
     """
-    words = tokens(form)
+    words = tokens(form) if words is None else words
     own_name = form.lower() == entity.name.lower() and entity.origin == "catalog"
     return len(words) == 1 and form[:1].isupper() and not own_name
 
@@ -92,7 +92,7 @@ class Binder:
                 words = [t.text for t in tokens(form)]
                 if not words or len(words) > MAX_FORM_TOKENS:
                     continue
-                entry = _Form(entity.id, form, _is_weak(form, entity))
+                entry = _Form(entity.id, form, _is_weak(form, entity, words))
                 bucket = self._forms[_key(words)]
                 first = words[0].lower()
                 self._longest[first] = max(self._longest.get(first, 0), len(words))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from zehn.corpus.model import slugify
 
@@ -52,8 +53,9 @@ class Entity:
     description: str = ""
     origin: str = "catalog"  # or "discovered"
 
-    @property
+    @cached_property
     def id(self) -> str:
+        """Computed once per entity (slugging is the binder's and grader's most repeated call)."""
         return entity_id(self.kind, self.name)
 
 
