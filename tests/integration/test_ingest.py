@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +150,28 @@ def test_whole_corpora_ingest_with_exact_provenance(
         assert set(report.documents_by_type) == {
             "confluence", "email", "meeting", "pull_request", "ticket",
         }  # fmt: skip
+
+
+def test_a_document_the_server_refuses_is_reported_and_the_rest_is_ingested(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One refused write (injected here; loaders make it rare) skips that document only."""
+    from zehn.corpus import ingest as ingest_module
+    from zehn.errors import QueryError
+
+    corpus = _corpus(tmp_path)
+    real = ingest_module._write_document
+
+    def refuse_design(*args: Any, **kwargs: Any) -> tuple[int, int, bool]:
+        if args[2].id == "doc/design-md":
+            raise QueryError("injected: the server refused this write")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ingest_module, "_write_document", refuse_design)
+    report = ingest_path(client, graph_name, corpus)
+    assert report.written_ids == ("doc/runbook-md",)
+    assert [(s.error, "doc/design-md" in s.reason) for s in report.skipped] == [
+        ("QueryError", True)
+    ]
+    stored = client.read(graph_name, "MATCH (d:Document) RETURN d.id").rows
+    assert list(stored) == [("doc/runbook-md",)]

@@ -26,7 +26,14 @@ from zehn.corpus.dates import iso_utc, stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document, Sentence
 from zehn.corpus.split import chunk_sentences, split_sentences
-from zehn.errors import CorpusError, EmptySource, MalformedSource, SourceError
+from zehn.errors import (
+    AccessDenied,
+    CorpusError,
+    EmptySource,
+    MalformedSource,
+    QueryError,
+    SourceError,
+)
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
@@ -174,9 +181,16 @@ def ingest_path(
                 _advance(bar)
                 continue
             for doc, sentences in documents:
-                n_sentences, n_chunks, changed = _write_document(
-                    client, graph, doc, sentences, existing
-                )
+                try:
+                    n_sentences, n_chunks, changed = _write_document(
+                        client, graph, doc, sentences, existing
+                    )
+                except AccessDenied:
+                    raise  # every write would fail: not this document's fault
+                except QueryError as e:  # one atomic write refused: nothing of it is stored
+                    reason = f"document {doc.id!r} could not be written: {e}"
+                    skipped.append(SkippedFile(str(file), reason, type(e).__name__))
+                    continue
                 by_type[doc.source_type.value] += 1
                 sentences_total += n_sentences
                 chunks_total += n_chunks

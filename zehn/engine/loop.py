@@ -128,7 +128,10 @@ class _Investigation:
         try:
             if not self.question:
                 raise _Stop(ERROR, "the question is empty")
-            entities = self._entities_in_question()
+            try:
+                entities = self._entities_in_question()
+            except InvalidParameters as e:  # e.g. a control character: an answer, not a crash
+                raise _Stop(ERROR, f"the question cannot be searched: {e}") from e
             draft = self._converse(entities)
             answer = self._judge(draft)
         except _Stop as stop:

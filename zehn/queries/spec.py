@@ -73,6 +73,10 @@ def _string(where: str, value: Any, max_length: int) -> str:
         raise InvalidParameters(f"{where} is longer than {max_length} characters")
     if _CONTROL.search(value):
         raise InvalidParameters(f"{where} contains control characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidParameters(f"{where} is not valid Unicode (unpaired surrogate)") from None
     return value
 
 
