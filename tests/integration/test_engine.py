@@ -235,3 +235,17 @@ def test_limitations_state_the_audited_error_rate_or_that_there_is_none(
             "zehn__workbench", "MATCH (l:AuditLabel {graph: $g}) DELETE l", {"g": sample_graph}
         )
     assert any(n.startswith("audit: 1 of 1 sampled edges bound to the wrong entity") for n in notes)
+
+
+def test_an_investigation_past_its_deadline_is_an_error_not_a_hang(
+    client: GraphClient, sample_graph: str
+) -> None:
+    engine = Engine(client, sample_graph, load_policy("production"), OfflineModel(), deadline_s=0.0)
+    answer = engine.ask("If I change origin-mapper, what breaks?")
+    assert answer.status == "error" and not answer.citations
+    assert "deadline of 0 s" in (answer.reason or "")
+
+
+def test_a_question_with_a_control_character_is_an_error_answer(engine: Engine) -> None:
+    answer = engine.ask("If I change origin-mapper\x08, what breaks?")
+    assert answer.status == "error" and "control characters" in (answer.reason or "")

@@ -62,6 +62,9 @@ from zehn.staleness import check_citations
 from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
+# each query has its own server-side timeout; this bounds a whole investigation (model steps,
+# grading) so that a slow model or a huge walk ends in an explicit error, never a hang
+DEFAULT_DEADLINE_S = 120.0
 ALL_STALE = "Note: every cited source has been superseded or is older than the policy allows."
 ALL_STALE_ZH = "注意：所有引用的来源都已被后来的来源取代，或早于策略允许的时限。"
 SOURCE_TYPES = ("confluence", "pull_request", "meeting", "email", "ticket")
@@ -94,12 +97,14 @@ class Engine:
         *,
         max_steps: int = DEFAULT_MAX_STEPS,
         listener: Listener | None = None,
+        deadline_s: float = DEFAULT_DEADLINE_S,
     ) -> None:
         self.client = client
         self.graph = graph
         self.policy = policy
         self.model = model
         self.max_steps = max_steps
+        self.deadline_s = deadline_s
         self.listener = listener
 
     def ask(self, question: str, listener: Listener | None = None) -> CitedAnswer:
@@ -185,6 +190,12 @@ class _Investigation:
             ToolSpec(q.name, q.description, q.tool_schema()) for q in self.tools.tool_queries()
         ]
         for _ in range(self.engine.max_steps):
+            if time.perf_counter() - self.started > self.engine.deadline_s:
+                raise _Stop(
+                    ERROR,
+                    f"the investigation ran past its deadline of {self.engine.deadline_s:g} s; "
+                    "nothing was concluded",
+                )
             try:
                 step = self.engine.model.next_step(question, specs, list(self.history))
             except ModelEndpointError as e:
