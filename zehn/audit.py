@@ -425,13 +425,29 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-# Statistics build on the store above; re-exported so callers import one module.
-from zehn.audit_stats import (  # noqa: E402, I001
-    AuditStats as AuditStats,
-    Share as Share,
-    StrategyStats as StrategyStats,
-    audit_stats as audit_stats,
-    audit_summary as audit_summary,
-    sample_edges as sample_edges,
-    wilson as wilson,
-)
+# Statistics build on the store above; re-exported so callers import one module. Loaded on
+# first use (PEP 562): a module-level import here made ``import zehn.audit_stats`` fail when
+# it came first (audit_stats imports this module, which imported it back half-initialised).
+_STATISTICS = (
+    "AuditStats", "Share", "StrategyStats", "audit_stats", "audit_summary", "sample_edges",
+    "wilson",
+)  # fmt: skip
+
+if TYPE_CHECKING:
+    from zehn.audit_stats import (  # noqa: I001
+        AuditStats as AuditStats,
+        Share as Share,
+        StrategyStats as StrategyStats,
+        audit_stats as audit_stats,
+        audit_summary as audit_summary,
+        sample_edges as sample_edges,
+        wilson as wilson,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name in _STATISTICS:
+        from zehn import audit_stats as statistics
+
+        return getattr(statistics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

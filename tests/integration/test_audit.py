@@ -393,3 +393,16 @@ def test_summary_propagates_store_errors(client: GraphClient, store: AuditStore)
     store.label("k", graph=missing, strategy="rules", label="correct", reviewer="ana")
     with pytest.raises(GraphNotFound):
         audit_summary(client, missing, store)
+
+
+def test_the_statistics_module_imports_first() -> None:
+    """zehn.audit re-exports the statistics lazily: importing them first is not a cycle."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import zehn.audit_stats; from zehn.audit import audit_summary"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
