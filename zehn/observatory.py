@@ -24,6 +24,7 @@ from zehn.config import Settings
 from zehn.errors import GraphUnavailable, ZehnError
 from zehn.extract.model import Entity
 from zehn.grade import SUPPORTED, Evidence, Grader, Negation, supersede
+from zehn.queries.named import QUERIES
 from zehn.store.client import GraphClient
 from zehn.store.health import GraphStats, check_health
 from zehn.store.schema import RELATES
@@ -43,10 +44,6 @@ _EDGE_EVIDENCE = (
     "s.id AS sentence_id, s.text AS text, s.start AS start, "
     "coalesce(d.id, s.doc_id) AS document, d.title AS title, d.source_type AS source_type, "
     "coalesce(d.updated_at, d.created_at) AS date"
-)
-_ENTITIES = (
-    "MATCH (e:Entity) RETURN e.name AS name, e.kind AS kind, "
-    "coalesce(e.aliases, []) AS aliases, coalesce(e.origin, 'catalog') AS origin"
 )
 
 
@@ -267,12 +264,5 @@ def evidence_quality(client: GraphClient, graph: str) -> dict[str, Any]:
 
 def graph_entities(client: GraphClient, graph: str) -> list[Entity]:
     """Every entity of a graph, as the grader needs them (names, kinds, aliases, origin)."""
-    return [
-        Entity(
-            name=str(r["name"]),
-            kind=str(r["kind"]),
-            aliases=tuple(str(a) for a in r["aliases"] or ()),
-            origin=str(r["origin"]),
-        )
-        for r in client.read(graph, _ENTITIES).records()
-    ]
+    rows = client.read(graph, QUERIES["all_entities"].cypher).records()
+    return [Entity.from_row(row) for row in rows]

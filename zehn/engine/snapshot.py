@@ -17,7 +17,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from zehn.extract.binding import Binder
 from zehn.extract.model import Entity
 from zehn.grade import Evidence, Grade, Grader, Negation
 
@@ -36,7 +35,6 @@ class GraphSnapshot:
         self._entities: dict[str, Entity] | None = None
         self._names: dict[str, str] = {}
         self._grader: Grader | None = None
-        self._binder: Binder | None = None
         self._forms: list[tuple[str, str]] | None = None
         self.evidence: dict[str, Evidence] = {}
         self.grades: dict[str, Grade] = {}
@@ -49,15 +47,10 @@ class GraphSnapshot:
         if self._entities is None:
             with self._lock:
                 if self._entities is None:
-                    entities = {}
-                    for row in self._read("all_entities", {}):
-                        entity = Entity(
-                            name=str(row["name"]),
-                            kind=str(row["kind"]),
-                            aliases=tuple(str(a) for a in row.get("aliases") or ()),
-                            origin=str(row.get("origin") or "catalog"),
-                        )
-                        entities[str(row["id"])] = entity
+                    entities = {
+                        str(row["id"]): Entity.from_row(row)
+                        for row in self._read("all_entities", {})
+                    }
                     self._names = {i: e.name for i, e in entities.items()}
                     self._entities = entities
         return self._entities
@@ -94,12 +87,6 @@ class GraphSnapshot:
         if self._grader is None:
             self._grader = Grader(list(self.entities.values()))
         return self._grader
-
-    @property
-    def binder(self) -> Binder:
-        if self._binder is None:
-            self._binder = self.grader.binder
-        return self._binder
 
     def grade(self, evidence: Evidence) -> Grade:
         """The grade of one edge against its own sentence, before supersession."""

@@ -8,9 +8,10 @@ extractor wrote; it is never shown as a quote.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from zehn.corpus.model import slugify
 
@@ -57,6 +58,16 @@ class Entity:
     def id(self) -> str:
         """Computed once per entity (slugging is the binder's and grader's most repeated call)."""
         return entity_id(self.kind, self.name)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Entity:
+        """An entity as a query returns it (``all_entities``: name, kind, aliases, origin)."""
+        return cls(
+            name=str(row["name"]),
+            kind=str(row["kind"]),
+            aliases=tuple(str(a) for a in row.get("aliases") or ()),
+            origin=str(row.get("origin") or "catalog"),
+        )
 
 
 @dataclass(frozen=True)
