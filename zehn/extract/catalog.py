@@ -16,6 +16,11 @@ from zehn.extract.model import ENTITY_KINDS, Entity
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def load_yaml(text: str) -> Any:
+    """Safe YAML (catalogs, gold labels), parsed by libyaml where it is installed."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 @dataclass(frozen=True)
 class Catalog:
     """Known entities; the same name may appear once per kind."""
@@ -48,7 +53,7 @@ class Catalog:
     def load(cls, path: Path) -> Catalog:
         """Read a YAML catalog (a list, or a mapping with an ``entities`` list)."""
         try:
-            data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LOADER)
+            data = load_yaml(Path(path).read_text(encoding="utf-8"))
         except OSError as e:
             raise CatalogError(str(path), f"cannot read: {e.strerror or e}") from e
         except UnicodeDecodeError as e:
