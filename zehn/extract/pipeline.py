@@ -27,7 +27,7 @@ from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.model import Extraction
 from zehn.extract.rules import RulesStrategy
 from zehn.store.client import GraphClient
-from zehn.store.revision import bump_revision, new_revision
+from zehn.store.revision import bump_revision
 
 GRAPH_SEPARATOR = "__"
 STAGING_SUFFIX = "__staging"
@@ -340,9 +340,8 @@ def _write_meta(
         graph,
         "MERGE (m:Meta {id: 'graph'}) SET m.corpus = $corpus, m.strategy = $strategy, "
         "m.fingerprint = $fingerprint, m.source_path = $path, m.complete = true, "
-        "m.built_at = $built_at, m.revision = $revision",
+        "m.built_at = $built_at",
         {
-            "revision": new_revision(),
             "corpus": corpus,
             "strategy": strategy.name,
             "fingerprint": fingerprint,
@@ -355,7 +354,6 @@ def _write_meta(
 def _clear_extraction(client: GraphClient, graph: str) -> None:
     client.write(graph, "MATCH ()-[r:RELATES]->() DELETE r")
     client.write(graph, "MATCH (e:Entity) DETACH DELETE e")
-    bump_revision(client, graph)
 
 
 def _all_document_ids(client: GraphClient, graph: str) -> list[str]:
