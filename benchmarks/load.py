@@ -39,10 +39,10 @@ from typing import Any
 
 from zehn.config import Settings
 from zehn.engine import ERROR, Engine
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.history import History
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
+from zehn.review.history import History
 from zehn.store.client import GraphClient
 
 REPO = Path(__file__).resolve().parent.parent

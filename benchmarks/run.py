@@ -23,9 +23,9 @@ from zehn.engine.loop import Engine
 from zehn.engine.snapshot import forget_snapshots
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import ZehnError
+from zehn.evidence.policy import Policy, load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import Policy, load_policy
 from zehn.queries.named import QUERIES
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
@@ -358,7 +358,7 @@ from zehn.engine.loop import Engine
 from zehn.engine.snapshot import forget_snapshots
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
+from zehn.evidence.policy import load_policy
 from zehn.store.client import GraphClient
 home = Path(sys.argv[1])
 client = GraphClient.connect(Settings(home=home))

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from zehn.extract.model import entity_id
+from zehn.reading.model import entity_id
 
 SIZES: dict[str, dict[str, int]] = {
     "tiny": {"entities": 200, "edges": 800, "sentences": 1000},

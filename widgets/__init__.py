@@ -8,10 +8,10 @@ graph so every view has something real to show.
 from __future__ import annotations
 
 from widgets.session import Session
-from zehn.audit import AuditStore
 from zehn.config import Settings
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR, SAMPLE_GRAPH
 from zehn.extract.pipeline import build_graph
+from zehn.review.audit import AuditStore
 from zehn.store.client import GraphClient
 
 __all__ = ["Session", "open_session"]

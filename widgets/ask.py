@@ -35,11 +35,11 @@ from zehn.engine.answer import (
 )
 from zehn.engine.events import Event, ToolCallEvent, ToolResultEvent, VerdictEvent
 from zehn.errors import ZehnError
-from zehn.lang import ZH, detect_language
-from zehn.policy import Policy
+from zehn.evidence.policy import Policy
+from zehn.reading.lang import ZH, detect_language
 
 _logger = logging.getLogger(__name__)
-STATUS_TEXT = {
+STATUS_TEXT: dict[str, str] = {
     ANSWERED: "Answered",
     ABSTAINED: "Abstained",
     AMBIGUOUS: "Ambiguous: which one do you mean?",

@@ -17,22 +17,11 @@ import ipywidgets as w
 from widgets.hooks import Callbacks
 from widgets.html import error_box, escape, highlight, label_chip
 from widgets.session import Session
-from zehn.audit import (
-    LABEL_TITLES,
-    LABELS,
-    AuditError,
-    AuditItem,
-    AuditLabel,
-    AuditStats,
-    AuditStore,
-    Share,
-    StrategyStats,
-    audit_stats,
-    sample_edges,
-)
 from zehn.errors import ZehnError
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED
-from zehn.history import WORKBENCH_GRAPH
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED
+from zehn.review.audit import LABEL_TITLES, LABELS, AuditError, AuditItem, AuditLabel, AuditStore
+from zehn.review.history import WORKBENCH_GRAPH
+from zehn.review.stats import AuditStats, Share, StrategyStats, audit_stats, sample_edges
 
 _CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'
 _LABEL_COLOURS = {

@@ -19,11 +19,11 @@ import ipywidgets as w
 from pyvis.network import Network
 
 from widgets.html import LABEL_COLOURS, LABEL_TEXT, escape, highlight, label_chip
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grade, GradedHop, GradedPath
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grade, GradedHop, GradedPath
 
 # vis.js ``dashes`` per grade: the browser tests read these back from the DataSet.
 DASHES: dict[str, bool | list[int]] = {SUPPORTED: False, INFERRED: True, INSUFFICIENT: [2, 6]}
-MARKS = {SUPPORTED: "", INFERRED: "⚠ ", INSUFFICIENT: "✕ "}
+MARKS: dict[str, str] = {SUPPORTED: "", INFERRED: "⚠ ", INSUFFICIENT: "✕ "}
 IFRAME_HEIGHT = "520px"
 _HINT = "<i>Click an edge to read its sentence, or an entity for its hops.</i>"
 _REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?https?://[^>]*>", re.IGNORECASE)

@@ -17,7 +17,7 @@ from widgets.html import STATUS_COLOURS, error_box, escape
 from widgets.session import Session
 from zehn.engine.answer import CitedAnswer
 from zehn.errors import ZehnError
-from zehn.history import WORKBENCH_GRAPH, History, HistoryEntry
+from zehn.review.history import WORKBENCH_GRAPH, History, HistoryEntry
 
 _CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'
 

@@ -10,14 +10,14 @@ import html
 from collections.abc import Iterable
 
 from zehn.errors import ZehnError
-from zehn.policy import Policy
+from zehn.evidence.policy import Policy
 
 LABEL_COLOURS = {
     "source-supported": "#1a7f37",
     "inferred-assumption": "#bf8700",
     "insufficient-evidence": "#cf222e",
 }
-LABEL_TEXT = {
+LABEL_TEXT: dict[str, str] = {
     "source-supported": "source-supported",
     "inferred-assumption": "⚠ inferred assumption",
     "insufficient-evidence": "✕ insufficient evidence",

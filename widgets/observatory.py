@@ -11,7 +11,7 @@ import ipywidgets as w
 from widgets.html import error_box, escape
 from widgets.session import Session
 from zehn.errors import ZehnError
-from zehn.observatory import ApiHealth, GraphHealth, api_health, graph_health
+from zehn.review.observatory import ApiHealth, GraphHealth, api_health, graph_health
 from zehn.store.client import GraphClient
 
 OK, WARN, FAIL, NEUTRAL = "#1a7f37", "#bf8700", "#cf222e", "#6e7781"

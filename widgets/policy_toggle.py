@@ -9,7 +9,7 @@ import ipywidgets as w
 from widgets.html import badge, error_box, escape
 from widgets.session import Session
 from zehn.errors import PolicyError
-from zehn.policy import POLICY_DIR, Policy, list_policies
+from zehn.evidence.policy import POLICY_DIR, Policy, list_policies
 
 
 class PolicyToggle(w.VBox):

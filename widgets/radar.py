@@ -18,8 +18,16 @@ from widgets.hooks import Callbacks, quietly
 from widgets.html import badge, error_box, escape, highlight, label_chip
 from widgets.session import Session
 from zehn.engine.tools import ToolExecutor
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Evidence, Grade, GradedHop, GradedPath
-from zehn.policy import Policy
+from zehn.evidence.grade import (
+    INFERRED,
+    INSUFFICIENT,
+    SUPPORTED,
+    Evidence,
+    Grade,
+    GradedHop,
+    GradedPath,
+)
+from zehn.evidence.policy import Policy
 
 TAB_TITLES = ("source-supported", "inferred assumption", "insufficient evidence", "sources")
 TAB_LABELS = (SUPPORTED, INFERRED, INSUFFICIENT)

@@ -11,14 +11,11 @@ from typing import Any
 
 import traitlets
 
-from zehn.config import Settings
-from zehn.engine import Engine
+from zehn import Engine, GraphClient, Policy, Settings, load_policy, open_engine
 from zehn.engine.tools import ToolExecutor
 from zehn.extract.pipeline import resolve_graph
 from zehn.models.base import Model
 from zehn.models.factory import make_model
-from zehn.policy import Policy, load_policy
-from zehn.store.client import GraphClient
 
 
 class Session(traitlets.HasTraits):
@@ -72,7 +69,14 @@ class Session(traitlets.HasTraits):
         return ToolExecutor(self.client, self.graph, self.policy)
 
     def engine(self) -> Engine:
-        return Engine(self.client, self.graph, self.policy, self.model())
+        """An engine over the active graph and policy; its answers state the audited error rate."""
+        return open_engine(
+            self.graph,
+            policy=self.policy,
+            model=self.model(),
+            settings=self.settings,
+            client=self.client,
+        )
 
     def on_policy_change(self, callback: Callable[[Policy], None], remove: bool = False) -> None:
         """Call ``callback(new_policy)`` whenever the active policy changes (idempotent removal)."""

@@ -14,23 +14,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zehn.audit import AuditStore
-from zehn.config import Settings
+from zehn import GraphClient, Settings, ZehnError, ask, check_health, ingest, load_policy
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
-from zehn.engine import ERROR, CitedAnswer, Engine
-from zehn.errors import ZehnError
+from zehn.engine import ERROR, CitedAnswer
+from zehn.engine.render import render_answer
 from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
     STRATEGIES,
     BuildReport,
-    build_graph,
     resolve_graph,
 )
 from zehn.models.factory import make_model
-from zehn.policy import load_policy
-from zehn.render import render_answer
-from zehn.store.client import GraphClient
-from zehn.store.health import Health, check_health
+from zehn.review.audit import AuditStore
+from zehn.store.health import Health
 from zehn.store.server import ManagedServer
 
 EXIT_OK = 0
@@ -191,16 +187,8 @@ def _build(
     catalog: Path | None = None,
     progress: bool,
 ) -> BuildReport:
-    client = GraphClient.connect(settings)
-    factory = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        def factory(total: int) -> Any:
-            return tqdm(total=total, unit="file", desc=f"ingest → {corpus}", file=sys.stderr)
-
-    return build_graph(
-        client, corpus, path, strategy, settings, catalog_path=catalog, progress=factory
+    return ingest(
+        path, corpus, strategy=strategy, catalog=catalog, settings=settings, progress=progress
     )
 
 
@@ -220,11 +208,7 @@ def _answer(
     policy_name: str | None = None,
     model_name: str | None = None,
 ) -> CitedAnswer:
-    client = GraphClient.connect(settings)
-    policy = load_policy(policy_name or settings.policy)
-    model = make_model(settings, model_name, max_hops=policy.max_hops)
-    resolved = resolve_graph(client, graph or settings.graph)
-    return Engine(client, resolved, policy, model).ask(question)
+    return ask(question, graph, policy=policy_name, model=model_name, settings=settings)
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -248,7 +232,7 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _compare(args: argparse.Namespace, settings: Settings) -> int:
-    from zehn.extract.compare import compare_strategies
+    from zehn.evaluate.compare import compare_strategies
 
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     client = GraphClient.connect(settings)

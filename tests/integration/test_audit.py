@@ -12,25 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from zehn.audit import (
-    CSV_COLUMNS,
-    LABELS,
-    AuditError,
-    AuditStore,
-    audit_stats,
-    audit_summary,
-    read_items,
-    read_negated,
-    sample_edges,
-    wilson,
-)
-from zehn.audit_stats import Share
 from zehn.config import Settings
 from zehn.errors import GraphNotFound, ZehnError
-from zehn.extract.model import Entity
+from zehn.evidence.grade import SUPPORTED, Grader, Negation, supersede
 from zehn.extract.pipeline import build_graph
-from zehn.grade import SUPPORTED, Grader, Negation, supersede
-from zehn.history import WORKBENCH_GRAPH
+from zehn.reading.model import Entity
+from zehn.review.audit import CSV_COLUMNS, LABELS, AuditError, AuditStore, read_items, read_negated
+from zehn.review.history import WORKBENCH_GRAPH
+from zehn.review.stats import Share, audit_stats, audit_summary, sample_edges, wilson
 from zehn.store.client import GraphClient
 from zehn.store.server import ManagedServer
 
@@ -393,16 +382,3 @@ def test_summary_propagates_store_errors(client: GraphClient, store: AuditStore)
     store.label("k", graph=missing, strategy="rules", label="correct", reviewer="ana")
     with pytest.raises(GraphNotFound):
         audit_summary(client, missing, store)
-
-
-def test_the_statistics_module_imports_first() -> None:
-    """zehn.audit re-exports the statistics lazily: importing them first is not a cycle."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-c", "import zehn.audit_stats; from zehn.audit import audit_summary"],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr

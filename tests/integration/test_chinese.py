@@ -13,10 +13,10 @@ from tests.conftest import REPO
 from zehn.cli import EXIT_OK, main
 from zehn.config import Settings
 from zehn.engine import Engine
-from zehn.extract.compare import compare_strategies
+from zehn.evaluate.compare import compare_strategies
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -15,9 +15,9 @@ from tests.conftest import REPO
 from zehn.config import Settings
 from zehn.engine import Engine
 from zehn.engine.events import AnswerEvent, Event, ToolCallEvent, ToolResultEvent, VerdictEvent
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 from zehn.store.server import ManagedServer
 
@@ -220,10 +220,13 @@ def test_gold_questions(engine: Engine) -> None:
 
 
 def test_limitations_state_the_audited_error_rate_or_that_there_is_none(
-    engine: Engine, client: GraphClient, sample_graph: str
+    client: GraphClient, sample_graph: str
 ) -> None:
-    from zehn.audit import AuditStore
+    """The front door wires the audit into every answer; the engine itself imports no review code."""
+    import zehn
+    from zehn.review.audit import AuditStore
 
+    engine = zehn.open_engine(sample_graph, policy="production", model="offline", client=client)
     question = "If I change origin-mapper, what breaks?"
     assert f"audit: graph {sample_graph} is unaudited" in engine.ask(question).limitations
     key = str(client.read(sample_graph, "MATCH ()-[r:RELATES]->() RETURN r.key LIMIT 1").scalar())
@@ -249,3 +252,26 @@ def test_an_investigation_past_its_deadline_is_an_error_not_a_hang(
 def test_a_question_with_a_control_character_is_an_error_answer(engine: Engine) -> None:
     answer = engine.ask("If I change origin-mapper\x08, what breaks?")
     assert answer.status == "error" and "control characters" in (answer.reason or "")
+
+
+def test_an_annotator_that_fails_is_said_and_the_answer_stands(
+    client: GraphClient, sample_graph: str
+) -> None:
+    from zehn.errors import GraphUnavailable
+
+    def broken(_client: GraphClient, _graph: str) -> str:
+        raise GraphUnavailable("workbench graph unreachable")
+
+    engine = Engine(
+        client,
+        sample_graph,
+        load_policy("production"),
+        OfflineModel(),
+        annotators={"audit": broken},
+    )
+    answer = engine.ask("If I change origin-mapper, what breaks?")
+    assert answer.status == "answered"
+    assert (
+        "audit: could not be read (GraphUnavailable: workbench graph unreachable)"
+        in answer.limitations
+    )

@@ -10,9 +10,9 @@ from tests.conftest import SAMPLE_SOURCES
 from zehn.engine.loop import Engine
 from zehn.engine.snapshot import snapshot_for
 from zehn.engine.tools import ToolExecutor
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
 from zehn.queries.named import QUERIES
 from zehn.store.client import GraphClient
 

@@ -12,9 +12,9 @@ from tests.conftest import REPO
 from zehn.cli import EXIT_OK, main
 from zehn.config import Settings
 from zehn.evaluate.harness import evaluate, evaluate_grid
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

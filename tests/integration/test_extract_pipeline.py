@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import REPO
 from tests.fakes.openai_server import Reply, fake_openai
 from zehn.config import Settings
+from zehn.corpus.model import Progress, SourceText
 from zehn.errors import (
     CatalogError,
     ExtractionError,
@@ -20,12 +21,11 @@ from zehn.errors import (
     ModelEndpointError,
     UnknownStrategy,
 )
+from zehn.evaluate.compare import compare_strategies
 from zehn.extract import pipeline
-from zehn.extract.base import Progress, SourceText
-from zehn.extract.catalog import Catalog
-from zehn.extract.compare import compare_strategies
-from zehn.extract.model import Extraction
+from zehn.extract.base import Extraction
 from zehn.extract.pipeline import build_graph, resolve_graph
+from zehn.reading.catalog import Catalog
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

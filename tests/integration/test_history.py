@@ -15,10 +15,10 @@ from zehn.config import Settings
 from zehn.engine import Engine
 from zehn.engine.answer import Citation, CitedAnswer
 from zehn.errors import ZehnError
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.history import WORKBENCH_GRAPH, History, HistoryNotFound
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
+from zehn.review.history import WORKBENCH_GRAPH, History, HistoryNotFound
 from zehn.store.client import GraphClient
 from zehn.store.health import graph_stats
 from zehn.store.server import ManagedServer

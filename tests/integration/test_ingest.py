@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, SAMPLE_SOURCES
-from zehn.corpus.ingest import ingest_path
+from zehn.extract.ingest import ingest_path
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration
@@ -156,8 +156,8 @@ def test_a_document_the_server_refuses_is_reported_and_the_rest_is_ingested(
     client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One refused write (injected here; loaders make it rare) skips that document only."""
-    from zehn.corpus import ingest as ingest_module
     from zehn.errors import QueryError
+    from zehn.extract import ingest as ingest_module
 
     corpus = _corpus(tmp_path)
     real = ingest_module._write_document

@@ -20,12 +20,13 @@ import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply, fake_openai
 from zehn.config import Settings
-from zehn.corpus.split import chunk_sentences, split_sentences
+from zehn.corpus.model import SourceText
 from zehn.errors import ModelEndpointError
-from zehn.extract.base import SourceText
-from zehn.extract.catalog import Catalog
+from zehn.extract.base import Extraction
 from zehn.extract.llm import LLMStrategy
-from zehn.extract.model import Edge, Extraction
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Edge
+from zehn.reading.split import chunk_sentences, split_sentences
 
 CATALOG = Path(__file__).resolve().parents[2] / "data" / "sample" / "catalog.yaml"
 MODEL = "fake-extractor-1"

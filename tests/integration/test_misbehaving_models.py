@@ -21,9 +21,9 @@ from tests.conftest import REPO
 from tests.fakes.openai_server import FakeOpenAI, Reply, fake_openai
 from zehn.config import Settings
 from zehn.engine import ABSTAINED, ANSWERED, ERROR, I_DONT_KNOW, CitedAnswer, Engine
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.openai_model import FINAL_ANSWER, OpenAIModel
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

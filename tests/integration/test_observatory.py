@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import REPO
 from zehn.config import Settings
 from zehn.extract.pipeline import build_graph
-from zehn.observatory import OFFLINE_NOTE, api_health, graph_health
+from zehn.review.observatory import OFFLINE_NOTE, api_health, graph_health
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -16,10 +16,10 @@ from zehn.config import Settings
 from zehn.engine import Engine
 from zehn.engine.answer import Citation
 from zehn.engine.loop import ALL_STALE
+from zehn.evidence.policy import load_policy
+from zehn.evidence.staleness import DEPRECATED, NEGATED, TOO_OLD, check_citations
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
-from zehn.staleness import DEPRECATED, NEGATED, TOO_OLD, check_citations
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

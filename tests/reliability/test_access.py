@@ -24,9 +24,9 @@ from tests.reliability.graphprint import graph_print
 from zehn.config import Settings
 from zehn.engine import ANSWERED, Engine
 from zehn.errors import AccessDenied, GraphUnavailable, QueryError
-from zehn.history import History
+from zehn.evidence.policy import load_policy
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
+from zehn.review.history import History
 from zehn.store.access import create_readonly_user, delete_user, user_url
 from zehn.store.client import GraphClient
 from zehn.store.health import check_health

@@ -27,16 +27,16 @@ from tests.reliability.conftest import SAMPLE, TALLY, OwnServer
 from tests.reliability.graphprint import GraphPrint, graph_print
 from widgets.session import Session
 from widgets.workbench import Workbench
-from zehn.audit import AuditStore, read_items
 from zehn.config import Settings
-from zehn.corpus.ingest import ingest_path
 from zehn.engine import ANSWERED, ERROR, I_DONT_KNOW, Engine
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import GraphUnavailable, QueryTimeout
+from zehn.evidence.policy import load_policy
+from zehn.extract.ingest import ingest_path
 from zehn.extract.pipeline import build_graph
-from zehn.history import History
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
+from zehn.review.audit import AuditStore, read_items
+from zehn.review.history import History
 from zehn.store.client import GraphClient
 from zehn.store.server import ManagedServer
 

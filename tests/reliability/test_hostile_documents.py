@@ -32,11 +32,11 @@ from hypothesis import strategies as st
 from tests.reliability import hostile_files as hf
 from tests.reliability.conftest import TALLY, SampleGraph
 from tests.reliability.graphprint import graph_print
-from zehn.corpus.ingest import IngestReport, ingest_path
 from zehn.corpus.loaders import load_file
 from zehn.corpus.model import DOC_ID_PATTERN, Document
-from zehn.corpus.split import chunk_sentences, split_sentences
 from zehn.errors import SourceError
+from zehn.extract.ingest import IngestReport, ingest_path
+from zehn.reading.split import chunk_sentences, split_sentences
 from zehn.store.client import GraphClient
 
 TYPED = {"SourceError", "UnsupportedSource", "MalformedSource", "EmptySource", "EncodingError"}

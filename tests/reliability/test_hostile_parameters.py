@@ -24,8 +24,8 @@ from tests.reliability.graphprint import counts, graph_print
 from zehn.engine import ERROR, Engine
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.errors import InvalidParameters, QueryError, RetrievalError
+from zehn.evidence.policy import load_policy
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
-from zehn.policy import load_policy
 from zehn.queries import QUERIES
 from zehn.queries.spec import _CONTROL, NamedQuery
 from zehn.store.client import QueryResult

@@ -31,8 +31,8 @@ from widgets.session import Session
 from widgets.workbench import Workbench
 from zehn.config import Settings
 from zehn.engine import ANSWERED
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 PAYLOADS = [

@@ -4,9 +4,9 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.extract.binding import Binder
-from zehn.extract.catalog import Catalog
-from zehn.extract.model import Mention
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Mention
 
 BINDER = Binder(Catalog.load(SAMPLE_CATALOG).entities)
 

@@ -6,7 +6,7 @@ import pytest
 
 from zehn.corpus.sample import SAMPLE_CATALOG
 from zehn.errors import CatalogError
-from zehn.extract.catalog import Catalog
+from zehn.reading.catalog import Catalog
 
 
 def test_sample_catalog_keeps_one_name_with_three_kinds() -> None:

@@ -6,10 +6,10 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.extract.binding import Binder
-from zehn.extract.catalog import Catalog
-from zehn.extract.rules import sentence_edges
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Evidence, Grader
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, Evidence, Grader
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.relations import sentence_edges
 
 CATALOG = Catalog.load(SAMPLE_CATALOG)
 BINDER = Binder(CATALOG.entities)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from zehn.evaluate.gold import GoldError, load_questions
-from zehn.lang import EN, ZH, detect_language
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest
 from zehn.models.chinese import PHRASES
 from zehn.models.offline import OfflineModel
+from zehn.reading.lang import EN, ZH, detect_language
 
 MODEL = OfflineModel()
 

@@ -12,9 +12,9 @@ import yaml
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document, slugify
 from zehn.corpus.sample import SAMPLE_GOLD, SAMPLE_SOURCES
-from zehn.corpus.split import split_sentences
-from zehn.extract.model import entity_id
-from zehn.lang import ZH, detect_language
+from zehn.reading.lang import ZH, detect_language
+from zehn.reading.model import entity_id
+from zehn.reading.split import split_sentences
 
 PAGE = """<html><head><title>推荐平台 : {title}</title></head><body>
 <div class="page-metadata">{meta}</div>

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 from zehn.config import Settings
+from zehn.corpus.model import SourceText
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.corpus.split import chunk_sentences, split_sentences
-from zehn.extract.base import SourceText
-from zehn.extract.catalog import Catalog
 from zehn.extract.cooccurrence import CooccurrenceStrategy
-from zehn.extract.discover import discover_entities
 from zehn.extract.rules import RulesStrategy
+from zehn.reading.catalog import Catalog
+from zehn.reading.discover import discover_entities
+from zehn.reading.split import chunk_sentences, split_sentences
 
 
 def source(doc_id: str, text: str) -> SourceText:

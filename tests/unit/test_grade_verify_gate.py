@@ -11,12 +11,10 @@ import pytest
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG, SAMPLE_GOLD, SAMPLE_SOURCES
-from zehn.corpus.split import split_sentences
 from zehn.engine.gate import decide, evidence_summary
 from zehn.engine.verify import verify_citations
 from zehn.evaluate.gold import entity_ids, load_relations
-from zehn.extract.catalog import Catalog
-from zehn.grade import (
+from zehn.evidence.grade import (
     INFERRED,
     INSUFFICIENT,
     SUPPORTED,
@@ -27,6 +25,8 @@ from zehn.grade import (
     Negation,
     supersede,
 )
+from zehn.reading.catalog import Catalog
+from zehn.reading.split import split_sentences
 
 CATALOG = Catalog.load(SAMPLE_CATALOG)
 GRADER = Grader(CATALOG.entities)

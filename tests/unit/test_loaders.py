@@ -11,7 +11,6 @@ import pytest
 from zehn.corpus import loaders
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import SourceType
-from zehn.corpus.split import split_sentences
 from zehn.errors import (
     EmptySource,
     EncodingError,
@@ -19,6 +18,7 @@ from zehn.errors import (
     SourceError,
     UnsupportedSource,
 )
+from zehn.reading.split import split_sentences
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sources"
 FIXTURE_FILES = sorted(p.relative_to(FIXTURES).as_posix() for p in iter_source_files(FIXTURES))

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from zehn.errors import InvalidParameters, PolicyError, UnknownQuery
-from zehn.policy import list_policies, load_policy
+from zehn.evidence.policy import list_policies, load_policy
 from zehn.queries import QUERIES, get_query
 
 

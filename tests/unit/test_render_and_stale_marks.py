@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from widgets.history import _stale
 from zehn.engine.answer import Citation, CitedAnswer
-from zehn.render import render_answer
+from zehn.engine.render import render_answer
 
 STALE = Citation(
     n=1, id="confluence/billing#10-40", document="confluence/billing", source_type="confluence",

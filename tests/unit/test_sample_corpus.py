@@ -12,7 +12,7 @@ import yaml
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document, Sentence, SourceType
 from zehn.corpus.sample import SAMPLE_CATALOG, SAMPLE_GOLD, SAMPLE_SOURCES
-from zehn.corpus.split import split_sentences
+from zehn.reading.split import split_sentences
 
 PREDICATES = {
     "DEPENDS_ON", "CALLS", "FEEDS", "AFFECTS", "USES",

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zehn.corpus.model import parse_sentence_id, sentence_id
-from zehn.corpus.split import chunk_sentences, split_sentences
+from zehn.reading.split import chunk_sentences, split_sentences
 
 
 def texts(doc: str) -> list[str]:

@@ -8,9 +8,7 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.extract.binding import Binder
-from zehn.extract.catalog import Catalog
-from zehn.staleness import (
+from zehn.evidence.staleness import (
     DEPRECATED,
     NEGATED,
     REPLACED,
@@ -21,6 +19,8 @@ from zehn.staleness import (
     effective_date,
     parse_date,
 )
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
 
 BINDER = Binder(list(Catalog.load(SAMPLE_CATALOG).entities))
 BILLING, V1, V2 = "service:billing", "datastore:ledger-v1", "datastore:ledger-v2"

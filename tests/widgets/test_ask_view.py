@@ -17,8 +17,8 @@ from widgets.ask import AskView
 from widgets.session import Session
 from zehn.config import Settings
 from zehn.engine.answer import CitedAnswer
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -12,10 +12,11 @@ import pytest
 from tests.conftest import REPO
 from widgets.audit import AuditView, item_html
 from widgets.session import Session
-from zehn.audit import AuditItem, AuditStore, sample_edges
 from zehn.config import Settings
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.policy import load_policy
+from zehn.review.audit import AuditItem, AuditStore
+from zehn.review.stats import sample_edges
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

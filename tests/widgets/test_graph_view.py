@@ -14,10 +14,18 @@ from tests.conftest import REPO
 from widgets.graph_view import GraphView
 from zehn.config import Settings
 from zehn.engine import Engine
+from zehn.evidence.grade import (
+    INFERRED,
+    INSUFFICIENT,
+    SUPPORTED,
+    Evidence,
+    Grade,
+    GradedHop,
+    GradedPath,
+)
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Evidence, Grade, GradedHop, GradedPath
 from zehn.models.offline import OfflineModel
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

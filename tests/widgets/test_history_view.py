@@ -11,7 +11,7 @@ from widgets.history import HistoryView
 from widgets.session import Session
 from zehn.config import Settings
 from zehn.engine.answer import Citation, CitedAnswer
-from zehn.policy import load_policy
+from zehn.evidence.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

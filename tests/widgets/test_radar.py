@@ -13,8 +13,8 @@ from tests.conftest import REPO
 from widgets.radar import ImpactRadar
 from widgets.session import Session
 from zehn.config import Settings
+from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.policy import load_policy
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -123,3 +123,18 @@ def parse_sentence_id(value: str) -> tuple[str, int, int]:
     if not match:
         raise ValueError(f"not a sentence id: {value!r}")
     return match["doc"], int(match["start"]), int(match["end"])
+
+
+Progress = Callable[[int], None]
+"""Called with the number of documents just finished."""
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """One stored document with its chunks and sentences (spans into ``text``)."""
+
+    doc_id: str
+    title: str
+    text: str
+    chunks: tuple[Chunk, ...]
+    sentences: tuple[Sentence, ...]

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from zehn.evidence.grade import GradedPath
 
 if TYPE_CHECKING:
     import pandas as pd
 
-from dataclasses import dataclass, field
-from typing import Any
 
-from zehn.grade import GradedPath
+class Status(StrEnum):
+    """How an investigation ended; every surface shows each one differently."""
 
-ANSWERED = "answered"
-ABSTAINED = "abstained"
-AMBIGUOUS = "ambiguous"
-ERROR = "error"
+    ANSWERED = "answered"
+    ABSTAINED = "abstained"
+    AMBIGUOUS = "ambiguous"
+    ERROR = "error"
+
+
+ANSWERED = Status.ANSWERED
+ABSTAINED = Status.ABSTAINED
+AMBIGUOUS = Status.AMBIGUOUS
+ERROR = Status.ERROR
 I_DONT_KNOW = "I don't know"
 I_DONT_KNOW_ZH = "我不知道"  # the abstention of a question asked in Chinese
 
@@ -38,7 +47,7 @@ class Citation:
     span: tuple[int, int]
     date: str | None = None
     stale: bool = False
-    superseded_by: str | None = None  # the superseding sentence id (zehn.staleness)
+    superseded_by: str | None = None  # the superseding sentence id (zehn.evidence.staleness)
     superseded_quote: str | None = None  # its verbatim text
     stale_reason: str | None = None  # why stale: superseded (and by what) or too old
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from zehn.grade import SUPPORTED, GradedPath
+from zehn.evidence.grade import SUPPORTED, GradedPath
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,9 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from zehn.audit import audit_summary
 from zehn.corpus.model import Sentence
 from zehn.engine.answer import (
     ABSTAINED,
@@ -52,13 +51,13 @@ from zehn.errors import (
     UnknownQuery,
     ZehnError,
 )
-from zehn.extract.binding import Binder
-from zehn.extract.model import Entity, Mention
-from zehn.grade import GradedPath
-from zehn.lang import KIND_ZH, ZH, detect_language
+from zehn.evidence.grade import GradedPath
+from zehn.evidence.policy import Policy
+from zehn.evidence.staleness import check_citations
 from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
-from zehn.policy import Policy
-from zehn.staleness import check_citations
+from zehn.reading.binding import Binder
+from zehn.reading.lang import KIND_ZH, ZH, detect_language
+from zehn.reading.model import Entity, Mention
 from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
@@ -74,6 +73,12 @@ _WHAT_IS_ZH = re.compile(
     r"|^\s*(?P<y>[^？?]+?)\s*是(?:什么|啥|干什么的|做什么的)\s*[？?]?\s*$"
 )
 _MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
+
+
+Annotator = Callable[[GraphClient, str], str]
+"""Adds one limitation line to every answer from outside the engine, under a name (``audit``:
+the graph's audited error rate, ``zehn.review.stats.audit_summary``, wired by
+``zehn.open_engine``). The engine never imports review code; the front door composes them."""
 
 
 class _Stop(Exception):
@@ -98,8 +103,10 @@ class Engine:
         max_steps: int = DEFAULT_MAX_STEPS,
         listener: Listener | None = None,
         deadline_s: float = DEFAULT_DEADLINE_S,
+        annotators: Mapping[str, Annotator] | None = None,
     ) -> None:
         self.client = client
+        self.annotators = dict(annotators or {})
         self.graph = graph
         self.policy = policy
         self.model = model
@@ -395,10 +402,11 @@ class _Investigation:
         notes.append(f"policy {policy.name} ({policy.mode})" + (f": {blocked}" if blocked else ""))
         if policy.badge:
             notes.append(policy.badge)
-        try:
-            notes.append(audit_summary(self.engine.client, self.engine.graph))
-        except ZehnError as e:  # the answer stands; say what we could not check
-            notes.append(f"audit: could not be read ({type(e).__name__}: {e})")
+        for name, annotate in self.engine.annotators.items():
+            try:
+                notes.append(annotate(self.engine.client, self.engine.graph))
+            except ZehnError as e:  # the answer stands; say what we could not check
+                notes.append(f"{name}: could not be read ({type(e).__name__}: {e})")
         if self.paths:
             notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
         notes.extend(f"truncated: {note}" for note in dict.fromkeys(self.truncated))

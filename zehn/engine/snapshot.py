@@ -17,8 +17,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from zehn.extract.model import Entity
-from zehn.grade import Evidence, Grade, Grader, Negation
+from zehn.evidence.grade import Evidence, Grade, Grader, Negation
+from zehn.reading.model import Entity
 
 MAX_SNAPSHOTS = 8
 Reader = Callable[[str, dict[str, Any]], list[dict[str, Any]]]

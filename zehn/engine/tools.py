@@ -16,12 +16,12 @@ from typing import Any
 
 from zehn.engine.snapshot import GraphSnapshot, snapshot_for
 from zehn.errors import UnknownPredicate, UnknownQuery
-from zehn.extract.cues import NEGATION
-from zehn.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
-from zehn.policy import Policy
+from zehn.evidence.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
+from zehn.evidence.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
 from zehn.queries.spec import MAX_LIST
+from zehn.reading.cues import NEGATION
 from zehn.store.client import GraphClient
 
 

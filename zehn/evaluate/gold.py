@@ -19,9 +19,9 @@ from typing import Any
 import yaml
 
 from zehn.errors import ZehnError
-from zehn.extract.catalog import Catalog, load_yaml
-from zehn.extract.model import entity_id
-from zehn.lang import LANGUAGES, detect_language
+from zehn.reading.catalog import Catalog, load_yaml
+from zehn.reading.lang import LANGUAGES, detect_language
+from zehn.reading.model import entity_id
 
 GRADES = ("source-supported", "inferred-assumption", "insufficient-evidence")
 

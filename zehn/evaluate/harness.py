@@ -34,10 +34,10 @@ import pandas as pd
 from zehn.engine import Engine
 from zehn.engine.answer import CitedAnswer
 from zehn.evaluate.gold import GoldQuestion, GoldRelation, load_questions, load_relations
-from zehn.grade import SUPPORTED, Evidence, Grader
-from zehn.lang import LANGUAGES
+from zehn.evidence.grade import SUPPORTED, Evidence, Grader
+from zehn.evidence.policy import Policy
 from zehn.models.base import Model
-from zehn.policy import Policy
+from zehn.reading.lang import LANGUAGES
 from zehn.store.client import GraphClient
 
 
@@ -164,7 +164,7 @@ def grader_agreement(client: GraphClient, graph: str, relations: Sequence[GoldRe
     entity_rows = client.read(
         graph, "MATCH (e:Entity) RETURN e.id, e.name, e.kind, coalesce(e.aliases, [])"
     ).rows
-    from zehn.extract.model import Entity
+    from zehn.reading.model import Entity
 
     entities = [Entity(str(n), str(k), tuple(a)) for _, n, k, a in entity_rows]
     by_name: dict[str, list[Entity]] = {}

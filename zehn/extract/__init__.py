@@ -1,1 +1,1 @@
-"""Extraction strategies: entities, mentions and edges from stored sentences."""
+"""The build: ingest documents, run an extraction strategy, write its named graph."""

@@ -7,28 +7,29 @@ strategy's own graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from zehn.config import Settings
-from zehn.corpus.model import Chunk, Sentence
-from zehn.extract.catalog import Catalog
-from zehn.extract.model import Extraction
-
-Progress = Callable[[int], None]
-"""Called with the number of documents just finished."""
+from zehn.corpus.model import Progress, SourceText
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Edge, Entity, Mention
 
 
 @dataclass(frozen=True)
-class SourceText:
-    """One stored document with its chunks and sentences (spans into ``text``)."""
+class Extraction:
+    """Everything one strategy found in a set of documents."""
 
-    doc_id: str
-    title: str
-    text: str
-    chunks: tuple[Chunk, ...]
-    sentences: tuple[Sentence, ...]
+    strategy: str
+    entities: tuple[Entity, ...]
+    mentions: tuple[Mention, ...]
+    edges: tuple[Edge, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def ambiguous_mentions(self) -> int:
+        return sum(1 for m in self.mentions if m.ambiguous)
 
 
 class Strategy(Protocol):

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from zehn.config import Settings
-from zehn.corpus.model import Sentence
-from zehn.extract.base import Progress, SourceText
-from zehn.extract.catalog import Catalog
-from zehn.extract.cues import CUES
-from zehn.extract.discover import bind_corpus
-from zehn.extract.model import Edge, Extraction, Mention, unique_edges
+from zehn.corpus.model import Progress, Sentence, SourceText
+from zehn.extract.base import Extraction
+from zehn.reading.catalog import Catalog
+from zehn.reading.cues import CUES
+from zehn.reading.discover import bind_corpus
+from zehn.reading.model import Edge, Mention, unique_edges
 
 DEFAULT_GUESS = "DEPENDS_ON"
 

@@ -30,19 +30,12 @@ from graphrag_sdk.core.models import ExtractedEntity, ExtractedRelation, LLMResp
 from openai.types.chat import ChatCompletion
 
 from zehn.config import Settings
-from zehn.corpus.model import Chunk, Sentence
+from zehn.corpus.model import Chunk, Progress, Sentence, SourceText
 from zehn.errors import ExtractionError, ModelEndpointError
-from zehn.extract.base import Progress, SourceText
-from zehn.extract.catalog import Catalog
-from zehn.extract.model import (
-    ENTITY_KINDS,
-    PREDICATES,
-    Edge,
-    Entity,
-    Extraction,
-    Mention,
-    unique_edges,
-)
+from zehn.extract.base import Extraction
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Edge, Entity, Mention, unique_edges
+from zehn.reading.vocabulary import ENTITY_KINDS, PREDICATES
 
 DEFAULT_KIND = "component"
 DEFAULT_MAX_CONCURRENCY = 4

@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from zehn.config import Settings
-from zehn.corpus.ingest import IngestReport, ProgressFactory, ingest_path
-from zehn.corpus.model import Chunk, Sentence
+from zehn.corpus.model import Chunk, Sentence, SourceText
 from zehn.errors import CorpusError, GraphNotFound, UnknownStrategy
-from zehn.extract.base import SourceText, Strategy
-from zehn.extract.catalog import Catalog
+from zehn.extract.base import Extraction, Strategy
 from zehn.extract.cooccurrence import CooccurrenceStrategy
-from zehn.extract.model import Extraction
+from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.rules import RulesStrategy
+from zehn.reading.catalog import Catalog
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zehn.lang import EN, ZH
+from zehn.reading.lang import EN, ZH
 
 # Chinese verbs of a question -> predicate (longest first when matching).
 VERBS_ZH: dict[str, str] = {

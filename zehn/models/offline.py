@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zehn.extract.cues import NEGATION
-from zehn.lang import EN, ZH, detect_language
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.models.chinese import PHRASES, Phrases, parse_chinese
+from zehn.reading.cues import NEGATION
+from zehn.reading.lang import EN, ZH, detect_language
 
 SUPPORTED = "source-supported"
 HANDLED = PHRASES[EN].handled

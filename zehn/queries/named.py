@@ -9,8 +9,8 @@ a change to B reaches A, so the walk goes against the edge; with ``forward``
 from __future__ import annotations
 
 from zehn.errors import UnknownQuery
-from zehn.extract.model import PREDICATES
 from zehn.queries.spec import NamedQuery, ParamSpec
+from zehn.reading.vocabulary import PREDICATES
 
 ENTITY_ID = ParamSpec(
     "entity_id", "string", "entity id as returned by resolve_entity", max_length=200
@@ -203,7 +203,7 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH ()-[r:RELATES]->() RETURN DISTINCT r.rel_type AS rel_type ORDER BY rel_type",
             internal=True,
         ),
-        # --- staleness (zehn.staleness): cited sentences, their edges, later statements ------
+        # --- staleness (zehn.evidence.staleness): cited sentences, their edges, later statements ------
         NamedQuery(
             "staleness_sentences",
             "Cited sentences with their document's dates, type and ticket status/resolution date.",

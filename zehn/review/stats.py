@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zehn.audit import (
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grader, Negation, supersede
+from zehn.review.audit import (
     LABELS,
     WRONG_ENTITY,
     AuditError,
@@ -36,8 +37,7 @@ from zehn.audit import (
     read_items,
     read_negated,
 )
-from zehn.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grader, Negation, supersede
-from zehn.observatory import graph_entities
+from zehn.review.observatory import graph_entities
 from zehn.store.client import GraphClient
 
 if TYPE_CHECKING:

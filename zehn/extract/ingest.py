@@ -25,7 +25,6 @@ from typing import Any
 from zehn.corpus.dates import iso_utc, stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document, Sentence
-from zehn.corpus.split import chunk_sentences, split_sentences
 from zehn.errors import (
     AccessDenied,
     CorpusError,
@@ -34,6 +33,7 @@ from zehn.errors import (
     QueryError,
     SourceError,
 )
+from zehn.reading.split import chunk_sentences, split_sentences
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema

@@ -22,9 +22,9 @@ from typing import Any
 
 from zehn.config import Settings
 from zehn.errors import GraphUnavailable, ZehnError
-from zehn.extract.model import Entity
-from zehn.grade import SUPPORTED, Evidence, Grader, Negation, supersede
+from zehn.evidence.grade import SUPPORTED, Evidence, Grader, Negation, supersede
 from zehn.queries.named import QUERIES
+from zehn.reading.model import Entity
 from zehn.store.client import GraphClient
 from zehn.store.health import GraphStats, check_health
 from zehn.store.schema import RELATES

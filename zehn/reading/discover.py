@@ -12,11 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from zehn.corpus.model import Sentence
-from zehn.extract.base import Progress, SourceText
-from zehn.extract.binding import Binder
-from zehn.extract.catalog import Catalog
-from zehn.extract.model import Entity, Mention
+from zehn.corpus.model import Progress, Sentence, SourceText
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Entity, Mention
 
 MIN_CODE_LIKE_USES = 2
 _CODE_LIKE = re.compile(r"(?<![\w./@:#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-]|\.\w)")

@@ -16,9 +16,9 @@ from typing import Any
 import yaml
 
 from zehn.errors import PolicyError
-from zehn.extract.model import PREDICATES
+from zehn.reading.vocabulary import PREDICATES
 
-POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
+POLICY_DIR = Path(__file__).resolve().parents[2] / "policies"
 PRODUCTION = "production"
 MAX_HOPS = 3
 IMPACT_DIRECTIONS = ("reverse", "forward")

@@ -22,7 +22,7 @@ from itertools import pairwise
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.extract.model import Entity, Mention
+from zehn.reading.model import Entity, Mention
 
 MAX_FORM_TOKENS = 8
 FUZZY_CUTOFF = 90.0

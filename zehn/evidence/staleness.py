@@ -56,15 +56,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from zehn.extract.cues import CONDITIONAL_PREFIX, EPISTEMIC, MODAL
-from zehn.grade import GENERAL_DEPENDENCY
+from zehn.evidence.grade import GENERAL_DEPENDENCY
 from zehn.queries import get_query
 from zehn.queries.spec import MAX_LIST
+from zehn.reading.cues import CONDITIONAL_PREFIX, EPISTEMIC, MODAL
 from zehn.store.client import GraphClient
 
 if TYPE_CHECKING:
-    from zehn.engine.answer import Citation
-    from zehn.policy import Policy
+    from zehn.evidence.policy import Policy
+
+
+class Cited(Protocol):
+    """Anything that names a cited sentence by ``id`` (the engine's ``Citation``)."""
+
+    @property
+    def id(self) -> str: ...
+
 
 NEGATED = "negated"
 REPLACED = "replaced"
@@ -435,7 +442,7 @@ def assess(
 
 def check_citations(
     source: Reader | GraphClient,
-    citations: Iterable[str | Citation],
+    citations: Iterable[str | Cited],
     policy: Policy | None = None,
     today: date | None = None,
     *,

@@ -6,9 +6,9 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.extract.binding import Binder
-from zehn.extract.catalog import Catalog
-from zehn.extract.rules import sentence_edges
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.relations import sentence_edges
 
 BINDER = Binder(Catalog.load(SAMPLE_CATALOG).entities)
 Triple = tuple[str, str, str, str]  # subject, predicate, object, flags
@@ -165,9 +165,9 @@ def test_latin_text_is_read_without_the_chinese_cues_and_nothing_changes() -> No
     what the whole lexicon finds, on every sentence of the sample corpus."""
     from zehn.corpus.loaders import iter_source_files, load_file
     from zehn.corpus.sample import SAMPLE_SOURCES
-    from zehn.corpus.split import split_sentences
-    from zehn.extract.cues import CUES
-    from zehn.extract.rules import _cue_hits
+    from zehn.reading.cues import CUES
+    from zehn.reading.relations import _cue_hits
+    from zehn.reading.split import split_sentences
 
     checked = 0
     for file in iter_source_files(SAMPLE_SOURCES):

@@ -29,10 +29,10 @@ import pandas as pd
 from zehn.config import Settings
 from zehn.errors import ExtractionError
 from zehn.evaluate.gold import GoldError, GoldRelation, entity_ids, load_relations
-from zehn.extract.catalog import Catalog
-from zehn.extract.model import PREDICATES
 from zehn.extract.pipeline import CorpusLayout, build_graph
-from zehn.lang import LANGUAGES, detect_language
+from zehn.reading.catalog import Catalog
+from zehn.reading.lang import LANGUAGES, detect_language
+from zehn.reading.vocabulary import PREDICATES
 from zehn.store.client import GraphClient
 
 _EDGES = (

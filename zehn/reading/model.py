@@ -9,33 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from zehn.corpus.model import slugify
-
-PREDICATES: tuple[str, ...] = (
-    "DEPENDS_ON",
-    "CALLS",
-    "FEEDS",
-    "AFFECTS",
-    "USES",
-    "READS_FROM",
-    "WRITES_TO",
-    "PUBLISHES_TO",
-    "CONSUMES_FROM",
-    "OWNS",
-)
-ENTITY_KINDS: tuple[str, ...] = (
-    "service",
-    "team",
-    "customer",
-    "datastore",
-    "topic",
-    "pipeline",
-    "component",
-)
 
 
 def entity_id(kind: str, name: str) -> str:
@@ -123,21 +101,6 @@ def edge_key(strategy: str, subject: str, rel_type: str, obj: str, sentence_id: 
     """Stable hash of (strategy, subject, rel_type, object, sentence_id)."""
     raw = "\x1f".join((strategy, subject, rel_type, obj, sentence_id))
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
-
-
-@dataclass(frozen=True)
-class Extraction:
-    """Everything one strategy found in a set of documents."""
-
-    strategy: str
-    entities: tuple[Entity, ...]
-    mentions: tuple[Mention, ...]
-    edges: tuple[Edge, ...]
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def ambiguous_mentions(self) -> int:
-        return sum(1 for m in self.mentions if m.ambiguous)
 
 
 def unique_edges(edges: Sequence[Edge]) -> tuple[Edge, ...]:

@@ -17,21 +17,37 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from zehn.corpus.model import Sentence
-from zehn.extract.binding import Binder
-from zehn.extract.model import Entity, Mention
-from zehn.extract.rules import sentence_edges
+from zehn.reading.binding import Binder
+from zehn.reading.model import Entity, Mention
+from zehn.reading.relations import sentence_edges
 
 _SPECULATIVE = re.compile(
     r"^\s*if\b|\b(?:might|would|could|may)\b|^\s*(?:如果|假如|假设|要是|倘若)|可能|也许|或许|会不会",
     re.IGNORECASE,
 )
-SUPPORTED = "source-supported"
-INFERRED = "inferred-assumption"
-INSUFFICIENT = "insufficient-evidence"
-_RANK = {SUPPORTED: 2, INFERRED: 1, INSUFFICIENT: 0}
+
+
+class GradeLabel(StrEnum):
+    """The label of a hop (and of a path: its weakest hop), strongest first."""
+
+    SUPPORTED = "source-supported"
+    INFERRED = "inferred-assumption"
+    INSUFFICIENT = "insufficient-evidence"
+
+    @property
+    def rank(self) -> int:
+        """2 supported, 1 inferred, 0 insufficient: a path is as strong as its weakest hop."""
+        return _RANK[self]
+
+
+SUPPORTED = GradeLabel.SUPPORTED
+INFERRED = GradeLabel.INFERRED
+INSUFFICIENT = GradeLabel.INSUFFICIENT
+_RANK: dict[str, int] = {SUPPORTED: 2, INFERRED: 1, INSUFFICIENT: 0}
 
 
 @dataclass(frozen=True)

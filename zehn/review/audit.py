@@ -11,7 +11,7 @@ parameterised MERGE; a CSV import is validated whole and then written in one
 query, so a bad row writes nothing.
 
 Statistics and the one-line summary every answer carries are in
-:mod:`zehn.audit_stats` and re-exported here.
+:mod:`zehn.review.stats` and re-exported here.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zehn.errors import GraphNotFound, QueryError, ZehnError
+from zehn.evidence.grade import Evidence
 from zehn.extract.pipeline import split_graph_name
-from zehn.grade import Evidence
-from zehn.history import WORKBENCH_GRAPH
+from zehn.review.history import WORKBENCH_GRAPH
 from zehn.store.client import GRAPH_NAME, GraphClient
 
 if TYPE_CHECKING:
@@ -423,31 +423,3 @@ def _read_csv(path: Path) -> tuple[dict[tuple[str, str], dict[str, str]], int, i
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-# Statistics build on the store above; re-exported so callers import one module. Loaded on
-# first use (PEP 562): a module-level import here made ``import zehn.audit_stats`` fail when
-# it came first (audit_stats imports this module, which imported it back half-initialised).
-_STATISTICS = (
-    "AuditStats", "Share", "StrategyStats", "audit_stats", "audit_summary", "sample_edges",
-    "wilson",
-)  # fmt: skip
-
-if TYPE_CHECKING:
-    from zehn.audit_stats import (  # noqa: I001
-        AuditStats as AuditStats,
-        Share as Share,
-        StrategyStats as StrategyStats,
-        audit_stats as audit_stats,
-        audit_summary as audit_summary,
-        sample_edges as sample_edges,
-        wilson as wilson,
-    )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _STATISTICS:
-        from zehn import audit_stats as statistics
-
-        return getattr(statistics, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,94 @@
+"""The front door's functions: connect, build a graph, open an engine, ask.
+
+This is the composition root: the one place that wires layers which never import each other
+(the engine and the review services). The CLI, the widgets and the notebooks go through it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from zehn.config import Settings
+from zehn.engine import CitedAnswer, Engine
+from zehn.engine.events import Listener
+from zehn.evidence.policy import Policy, load_policy
+from zehn.extract.pipeline import DEFAULT_STRATEGY, BuildReport, build_graph, resolve_graph
+from zehn.models.base import Model
+from zehn.models.factory import make_model
+from zehn.review.stats import audit_summary
+from zehn.store.client import GraphClient
+
+
+def connect(settings: Settings | None = None) -> GraphClient:
+    """A client of the configured server (the managed local one unless ``FALKORDB_URL``)."""
+    return GraphClient.connect(settings or Settings.from_env())
+
+
+def open_engine(
+    graph: str | None = None,
+    *,
+    policy: Policy | str | None = None,
+    model: Model | str | None = None,
+    settings: Settings | None = None,
+    client: GraphClient | None = None,
+    listener: Listener | None = None,
+) -> Engine:
+    """An engine over ``graph`` (a full name, or a corpus with one strategy graph).
+
+    Every answer it gives states the graph's audited error rate (``audit`` limitation).
+    """
+    settings = settings or Settings.from_env()
+    client = client or GraphClient.connect(settings)
+    chosen = policy if isinstance(policy, Policy) else load_policy(policy or settings.policy)
+    if model is None or isinstance(model, str):
+        model = make_model(settings, model, max_hops=chosen.max_hops)
+    resolved = resolve_graph(client, graph or settings.graph)
+    return Engine(
+        client, resolved, chosen, model, listener=listener, annotators={"audit": audit_summary}
+    )
+
+
+def ask(
+    question: str,
+    graph: str | None = None,
+    *,
+    policy: Policy | str | None = None,
+    model: Model | str | None = None,
+    settings: Settings | None = None,
+) -> CitedAnswer:
+    """Answer one question with verbatim citations, or say "I don't know" and why."""
+    return open_engine(graph, policy=policy, model=model, settings=settings).ask(question)
+
+
+def ingest(
+    path: Path | str,
+    corpus: str,
+    *,
+    strategy: str = DEFAULT_STRATEGY,
+    catalog: Path | str | None = None,
+    settings: Settings | None = None,
+    progress: bool = False,
+) -> BuildReport:
+    """Ingest ``path`` and extract it with ``strategy`` into the graph ``<corpus>__<strategy>``.
+
+    ``progress`` shows a tqdm bar (a widget in Jupyter, stderr in a terminal).
+    """
+    settings = settings or Settings.from_env()
+    factory = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        def factory(total: int) -> Any:
+            return tqdm(total=total, unit="file", desc=f"ingest → {corpus}", file=sys.stderr)
+
+    return build_graph(
+        GraphClient.connect(settings),
+        corpus,
+        Path(path),
+        strategy,
+        settings,
+        catalog_path=Path(catalog) if catalog else None,
+        progress=factory,
+    )

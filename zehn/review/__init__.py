@@ -1,0 +1,2 @@
+"""Services for reviewers and the workbench: audit labels and their statistics, investigation
+history, the graph observatory."""
