@@ -10,7 +10,8 @@ LAB_FLAGS := $(if $(HEADLESS),--no-browser,)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,llm]'
+	# the llm strategy's SDK without its own dependencies (GLiNER, several GB of torch)
 	$(BIN)/pip install --quiet --no-deps 'graphrag-sdk==1.4.0'
 	touch $(STAMP)
 

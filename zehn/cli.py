@@ -1,7 +1,10 @@
 """The ``zehn`` command. Exit codes: 0 success, 1 error, 2 bad usage.
 
 Expected failures (server down, bad input, unknown graph) print one clear
-line on stderr, never a traceback.
+line on stderr, never a traceback. With ``--json`` every outcome is one JSON
+object on stdout, failures included (``{"status": "error", "reason": ...}``;
+for ``ask`` the answer contract itself, with status ``error``), so a script
+reads stdout and the exit code and never has to parse stderr.
 """
 
 from __future__ import annotations
@@ -10,13 +13,15 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from zehn import GraphClient, Settings, ZehnError, ask, check_health, ingest, load_policy
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import ERROR, CitedAnswer
+from zehn.engine.answer import dont_know
 from zehn.engine.render import render_answer
 from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
@@ -25,6 +30,7 @@ from zehn.extract.pipeline import (
     resolve_graph,
 )
 from zehn.models.factory import make_model
+from zehn.reading.lang import detect_language
 from zehn.review.audit import AuditStore
 from zehn.store.health import Health
 from zehn.store.server import ManagedServer
@@ -37,24 +43,61 @@ WORKBENCH_NOTEBOOK = SAMPLE_DIR.parent.parent / "notebooks" / "00_workbench.ipyn
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as e:
+        return _usage_error(e, argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return EXIT_USAGE
+    as_json = bool(getattr(args, "json", False))
     try:
         settings = Settings.from_env()
         return int(args.handler(args, settings))
     except ZehnError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_ERROR
+        if not as_json:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_ERROR
+        return _json_error(args, f"{type(e).__name__}: {e}", type(e).__name__)
     except KeyboardInterrupt:
+        if as_json:
+            return _json_error(args, "interrupted", "KeyboardInterrupt")
         print("interrupted", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # the reader went away (`zehn ask ... | head`): nothing to tell it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return EXIT_ERROR
+    except Exception as e:
+        if not as_json:
+            raise
+        # a bug, not an expected failure: the traceback goes to stderr for a person to read,
+        # stdout still holds the one JSON object a script expects
+        traceback.print_exc(file=sys.stderr)
+        return _json_error(args, f"unexpected {type(e).__name__}: {e}", type(e).__name__)
+
+
+class _UsageError(Exception):
+    """Bad usage, raised by ``_Parser`` instead of argparse's print-and-exit."""
+
+    def __init__(self, prog: str, usage: str, message: str) -> None:
+        self.prog = prog
+        self.usage = usage.strip()
+        self.message = message
+        super().__init__(message)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises on bad usage, so that ``--json`` can answer it in JSON too
+    (subcommand parsers are made of the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(self.prog, self.format_usage(), message)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="zehn", description="Citation-first GraphRAG workbench")
+    parser = _Parser(prog="zehn", description="Citation-first GraphRAG workbench")
     sub = parser.add_subparsers(dest="command")
 
     demo = sub.add_parser(
@@ -142,27 +185,35 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
         catalog=args.catalog,
         progress=not (args.json or args.no_progress),
     )
+    if not report.swapped:
+        if not args.json:
+            _print_report(report)
+        reason = f"nothing could be ingested from {args.path}"
+        return _error(args, reason, "CorpusError", build=report.to_dict())
     if args.json:
-        _print_json(report.to_dict())
+        _print_json({"status": "ok", **report.to_dict()})
     else:
         _print_report(report)
-    if not report.swapped:
-        print(f"error: nothing could be ingested from {args.path}", file=sys.stderr)
-        return EXIT_ERROR
     return EXIT_OK
 
 
 def _demo(args: argparse.Namespace, settings: Settings) -> int:
     if not SAMPLE_DIR.is_dir():
-        print(f"error: sample corpus not found at {SAMPLE_DIR}", file=sys.stderr)
-        return EXIT_ERROR
+        return _error(args, f"sample corpus not found at {SAMPLE_DIR}", "SourceError")
     report = _build(settings, SAMPLE_DIR, SAMPLE_CORPUS, DEFAULT_STRATEGY, progress=not args.json)
     if SAMPLE_AUDIT_LABELS.is_file():  # the sample's hand audit, so answers state its error rate
         AuditStore(GraphClient.connect(settings)).import_csv(SAMPLE_AUDIT_LABELS)
     health = check_health(settings)
     answer = _answer(settings, DEMO_QUESTION, report.graph, model_name="offline")
+    problems = [
+        *([] if health.reachable else [f"FalkorDB is unreachable: {health.error}"]),
+        *([] if report.swapped else [f"nothing could be ingested from {SAMPLE_DIR}"]),
+        *([f"the demo question failed: {answer.reason}"] if answer.status == ERROR else []),
+    ]
     if args.json:
         payload = {
+            "status": "error" if problems else "ok",
+            "reason": "; ".join(problems) or None,
             "build": report.to_dict(),
             "health": health.to_dict(),
             "answer": answer.to_dict(),
@@ -174,8 +225,7 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         _print_health(health)
         print()
         print(render_answer(answer))
-    ok = health.reachable and report.swapped and answer.status != ERROR
-    return EXIT_OK if ok else EXIT_ERROR
+    return EXIT_ERROR if problems else EXIT_OK
 
 
 def _build(
@@ -193,7 +243,20 @@ def _build(
 
 
 def _ask(args: argparse.Namespace, settings: Settings) -> int:
-    answer = _answer(settings, args.question, args.graph, args.policy, args.model)
+    graph = args.graph or settings.graph
+    model = args.model or settings.model
+    policy: dict[str, Any] = {"name": args.policy or settings.policy}
+    try:
+        chosen = load_policy(policy["name"])
+        policy = chosen.to_dict()
+        answer = ask(args.question, graph, policy=chosen, model=model, settings=settings)
+    except ZehnError as e:
+        if not args.json:
+            raise
+        reason = f"{type(e).__name__}: {e}"
+        payload = _error_answer(args.question, reason, graph=graph, policy=policy, model=model)
+        _print_json({**payload, "error": type(e).__name__})
+        return EXIT_ERROR
     if args.json:
         _print_json(answer.to_dict())
     else:
@@ -261,8 +324,7 @@ def _compare(args: argparse.Namespace, settings: Settings) -> int:
 def _graphs(args: argparse.Namespace, settings: Settings) -> int:
     health = check_health(settings)
     if not health.reachable:
-        print(f"error: {health.error}", file=sys.stderr)
-        return EXIT_ERROR
+        return _error(args, str(health.error), "GraphUnavailable", location=health.location)
     if args.json:
         _print_json([g.to_dict() for g in health.graphs])
     elif not health.graphs:
@@ -290,11 +352,12 @@ def _graph(args: argparse.Namespace, settings: Settings) -> int:
 
 def _health(args: argparse.Namespace, settings: Settings) -> int:
     health = check_health(settings)
+    ok = health.reachable and health.error is None
     if args.json:
-        _print_json(health.to_dict())
+        _print_json({"status": "ok" if ok else "error", "reason": health.error, **health.to_dict()})
     else:
         _print_health(health)
-    return EXIT_OK if health.reachable and health.error is None else EXIT_ERROR
+    return EXIT_OK if ok else EXIT_ERROR
 
 
 def _lab(args: argparse.Namespace, settings: Settings) -> int:
@@ -382,6 +445,97 @@ def _print_health(health: Health) -> None:
 
 def _print_json(payload: Any) -> None:
     print(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
+
+
+# --- failures ------------------------------------------------------------------------------
+
+
+def _error(args: argparse.Namespace, reason: str, kind: str, **extra: Any) -> int:
+    """A failure a handler found itself: one line on stderr, or the JSON error object."""
+    if getattr(args, "json", False):
+        return _json_error(args, reason, kind, **extra)
+    print(f"error: {reason}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _json_error(
+    args: argparse.Namespace, reason: str, kind: str, *, code: int = EXIT_ERROR, **extra: Any
+) -> int:
+    """Print the one JSON object of a failed command; ``ask`` answers in its own contract."""
+    if args.command == "ask":
+        payload = _error_answer(
+            args.question, reason, graph=args.graph, policy={"name": args.policy}, model=args.model
+        )
+        _print_json({**payload, "error": kind, **extra})
+    else:
+        _print_json(
+            {"status": "error", "reason": reason, "command": args.command, "error": kind, **extra}
+        )
+    return code
+
+
+def _error_answer(
+    question: str | None,
+    reason: str,
+    *,
+    graph: str | None,
+    policy: dict[str, Any],
+    model: str | None,
+) -> dict[str, Any]:
+    """The answer contract of a question that could not be asked: status ``error``, "I don't
+    know" (in the question's language), the reason, no citations; graph and policy as far as
+    they are known."""
+    language = detect_language(question) if question else "en"
+    answer = CitedAnswer(
+        question=question or "",
+        status=ERROR,
+        answer=dont_know(language),
+        reason=reason,
+        graph=graph or "",
+        policy=policy,
+        model=model or "",
+        language=language,
+    )
+    return {**answer.to_dict(), "question": question, "graph": graph, "model": model}
+
+
+def _usage_error(error: _UsageError, argv: list[str]) -> int:
+    """Bad usage exits 2: argparse's usage and message on stderr, or with ``--json`` in the
+    arguments the JSON error object (the arguments did not parse, so they are read loosely)."""
+    if "--json" not in argv:
+        print(f"{error.usage}\n{error.prog}: error: {error.message}", file=sys.stderr)
+        return EXIT_USAGE
+    command = next((a for a in argv if not a.startswith("-")), None)
+    words = _loose_ask_arguments(argv) if command == "ask" else {}
+    args = argparse.Namespace(
+        command=command,
+        question=words.get("question"),
+        graph=words.get("graph"),
+        policy=words.get("policy"),
+        model=words.get("model"),
+    )
+    reason = f"{error.prog}: {error.message}"
+    return _json_error(args, reason, "usage", code=EXIT_USAGE, usage=error.usage)
+
+
+def _loose_ask_arguments(argv: list[str]) -> dict[str, str]:
+    """The question and options of an ``ask`` that argparse refused, as far as they can be read."""
+    words: dict[str, str] = {}
+    rest = argv[argv.index("ask") + 1 :]
+    valued = ("--graph", "--policy", "--model")
+    i = 0
+    while i < len(rest):
+        token = rest[i]
+        if token.startswith("--") and "=" in token:
+            key, value = token[2:].split("=", 1)
+            words.setdefault(key, value)
+        elif token in valued and i + 1 < len(rest):
+            words.setdefault(token[2:], rest[i + 1])
+            i += 1
+        elif not token.startswith("-"):
+            words.setdefault("question", token)
+        i += 1
+    return words
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,7 +19,7 @@ from typing import Any
 
 from zehn.config import Settings
 from zehn.corpus.model import Chunk, Sentence, SourceText
-from zehn.errors import CorpusError, GraphNotFound, UnknownStrategy
+from zehn.errors import CorpusError, ExtractionError, GraphNotFound, UnknownStrategy
 from zehn.extract.base import Extraction, Strategy
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
@@ -34,9 +34,29 @@ DEFAULT_STRATEGY = "rules"
 _BATCH = 500
 
 
-def _llm() -> Strategy:
-    from zehn.extract.llm import LLMStrategy  # imported lazily: pulls in openai/graphrag-sdk
+# graphrag-sdk is not a dependency of zehn: its required dependencies pull GLiNER and with it
+# several GB of torch, which the llm strategy never uses. The ``llm`` extra holds the light
+# dependencies the SDK imports; the SDK itself is installed without its own.
+GRAPHRAG_SDK = "graphrag-sdk==1.4.0"
+LLM_INSTALL = f"pip install -e '.[llm]' && pip install --no-deps '{GRAPHRAG_SDK}'"
+# what importing the llm strategy needs that a plain install does not have
+_LLM_MODULES = frozenset({"graphrag_sdk", "tiktoken", "hnswlib", "scipy", "dotenv", "pydantic"})
 
+
+def _llm() -> Strategy:
+    try:
+        # imported here, not at the top: a plain install has no graphrag-sdk, and every other
+        # command must work without it
+        from zehn.extract.llm import LLMStrategy
+    except ModuleNotFoundError as e:
+        if (e.name or "").partition(".")[0] not in _LLM_MODULES:
+            raise
+        raise ExtractionError(
+            f"the llm strategy needs graphrag-sdk, which is not installed (no module {e.name!r}). "
+            "Install it without its default dependencies (they pull several GB of torch the "
+            f"strategy never uses), from the zehn checkout: {LLM_INSTALL} "
+            "(or run scripts/install-llm.sh)"
+        ) from e
     return LLMStrategy()
 
 
