@@ -28,7 +28,7 @@ from zehn.store.server import ManagedServer, ServerInfo
 
 SAMPLE = REPO / "data" / "sample"
 # Inputs tried, faults injected, records lost: counted by the tests, printed at the end and
-# saved to .artifacts/reliability/tally.json (the README's table comes from these).
+# saved to .artifacts/reliability/tally.json (docs/reliability.md's table comes from these).
 TALLY: Counter[str] = Counter()
 
 

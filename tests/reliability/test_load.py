@@ -2,7 +2,7 @@
 
 Runs the load generator exactly as a person would (``python -m benchmarks.load``)
 against the session's server, and keeps its figures (throughput, p95, history
-records written and found) in the reliability tally for the README.
+records written and found) in the reliability tally for docs/reliability.md.
 """
 
 from __future__ import annotations
