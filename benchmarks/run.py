@@ -17,8 +17,9 @@ from typing import Any
 
 import networkx as nx
 
-from benchmarks.synthetic import Synthetic, generate, generate_size
+from benchmarks.synthetic import Synthetic, generate_size
 from zehn.config import Settings
+from zehn.corpus.model import SourceType
 from zehn.engine.loop import Engine
 from zehn.engine.snapshot import forget_snapshots
 from zehn.engine.tools import ToolExecutor
@@ -99,7 +100,10 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
     started = time.perf_counter()
     ensure_schema(client, graph)
     bump_revision(client, graph)  # as a build does: the engine keeps what it learns per revision
-    docs = [{"id": d, "title": d, "source_type": "text", "path": f"{d}.md"} for d in syn.documents]
+    docs = [
+        {"id": d, "title": d, "source_type": SourceType.TEXT.value, "path": f"{d}.md"}
+        for d in syn.documents
+    ]
     _unwind(client, graph, "UNWIND $rows AS r CREATE (d:Document) SET d = r", docs)
     sentences = [
         {"id": s.id, "doc_id": s.doc_id, "text": s.text, "start": s.start, "end": s.end}
@@ -445,10 +449,6 @@ def run_size(
         out["ingest_sentences_per_s"] / out["raw_load_sentences_per_s"]
     )
     return out
-
-
-def tiny(entities: int = 200, seed: int = 7) -> Synthetic:
-    return generate(entities, entities * 4, entities * 5, seed=seed)
 
 
 def connect(home: Path) -> GraphClient:

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from zehn.reading.model import entity_id
+from zehn.reading.vocabulary import EntityKind, Predicate
 
 SIZES: dict[str, dict[str, int]] = {
     "tiny": {"entities": 200, "edges": 800, "sentences": 1000},
@@ -24,25 +25,25 @@ SIZES: dict[str, dict[str, int]] = {
     "large": {"entities": 50_000, "edges": 200_000, "sentences": 220_000},
 }
 
-# kind -> name prefix
+# kind -> name prefix (plain values: the catalog is written with yaml.safe_dump)
 KINDS: dict[str, str] = {
-    "service": "svc",
-    "datastore": "ds",
-    "topic": "topic",
-    "pipeline": "pipe",
-    "component": "comp",
+    EntityKind.SERVICE.value: "svc",
+    EntityKind.DATASTORE.value: "ds",
+    EntityKind.TOPIC.value: "topic",
+    EntityKind.PIPELINE.value: "pipe",
+    EntityKind.COMPONENT.value: "comp",
 }
 # predicate -> active phrasing the rules strategy extracts as that predicate
 PHRASES: dict[str, str] = {
-    "DEPENDS_ON": "{a} depends on {b}.",
-    "USES": "{a} uses {b}.",
-    "READS_FROM": "{a} reads from {b}.",
-    "WRITES_TO": "{a} writes to {b}.",
-    "FEEDS": "{a} feeds {b}.",
-    "PUBLISHES_TO": "{a} publishes to {b}.",
-    "CONSUMES_FROM": "{a} consumes from {b}.",
-    "AFFECTS": "{a} affects {b}.",
-    "CALLS": "{a} calls {b}.",
+    Predicate.DEPENDS_ON.value: "{a} depends on {b}.",
+    Predicate.USES.value: "{a} uses {b}.",
+    Predicate.READS_FROM.value: "{a} reads from {b}.",
+    Predicate.WRITES_TO.value: "{a} writes to {b}.",
+    Predicate.FEEDS.value: "{a} feeds {b}.",
+    Predicate.PUBLISHES_TO.value: "{a} publishes to {b}.",
+    Predicate.CONSUMES_FROM.value: "{a} consumes from {b}.",
+    Predicate.AFFECTS.value: "{a} affects {b}.",
+    Predicate.CALLS.value: "{a} calls {b}.",
 }
 PREDICATE_WEIGHTS = (40, 12, 8, 8, 10, 5, 5, 4, 8)
 FILLER = (
@@ -171,7 +172,7 @@ def generate(
         chain = rng.sample(ids, length)
         syn.chain_heads.append(chain[-1])
         for a, b in itertools.pairwise(chain):
-            triples.append((a, "DEPENDS_ON", b))
+            triples.append((a, Predicate.DEPENDS_ON.value, b))
         chain_budget -= length - 1
     while len(triples) < edges:
         rel = rng.choices(predicates, PREDICATE_WEIGHTS)[0]

@@ -19,9 +19,8 @@ from pathlib import Path
 import yaml
 
 from zehn.corpus.loaders import load_file
-from zehn.evidence.grade import GradeLabel
 from zehn.reading.split import split_sentences
-from zehn.reading.vocabulary import EntityKind, Predicate
+from zehn.reading.vocabulary import EntityKind, GradeLabel, Predicate
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -74,7 +73,8 @@ def check(gold_dir: Path) -> int:
     for p in problems:
         print(p)
     relations = data.get("relations", [])
-    print(f"{len(relations)} relations, {len(entities)} entities, {len(data.get('scope', []))} files")
+    scope = data.get("scope", [])
+    print(f"{len(relations)} relations, {len(entities)} entities, {len(scope)} files")
     return 1 if problems else 0
 
 

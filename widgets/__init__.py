@@ -8,11 +8,8 @@ graph so every view has something real to show.
 from __future__ import annotations
 
 from widgets.session import Session
-from zehn.config import Settings
-from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR, SAMPLE_GRAPH
-from zehn.extract.pipeline import build_graph
-from zehn.review.audit import AuditStore
-from zehn.store.client import GraphClient
+from zehn import SAMPLE_CORPUS, SAMPLE_DIR, AuditStore, GraphClient, Settings, build_graph
+from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_GRAPH
 
 __all__ = ["Session", "open_session"]
 

@@ -1,6 +1,6 @@
 """Ask view: a question in, the investigation streamed as it runs, the cited answer out.
 
-What a person sees is the answer contract (ARCHITECTURE §6): the status first,
+What a person sees is the answer contract (docs/architecture.md): the status first,
 then either the answer with numbered verbatim citations, or "I don't know" and
 why, or the identities a name could mean. The log is fed by the engine's
 listener, so each named-query call appears as it happens. An expected failure
@@ -22,20 +22,23 @@ import ipywidgets as w
 import traitlets
 
 from widgets.graph_view import GraphView
-from widgets.html import STATUS_COLOURS, badge, error_box, escape, highlight, label_chip
-from widgets.session import Session
-from zehn.engine.answer import (
-    ABSTAINED,
-    AMBIGUOUS,
-    ANSWERED,
-    ERROR,
-    I_DONT_KNOW,
-    Citation,
-    CitedAnswer,
+from widgets.html import (
+    AMBER,
+    GREEN,
+    GREY,
+    RED,
+    STATUS_COLOURS,
+    badge,
+    error_box,
+    escape,
+    evaluation_badge,
+    highlight,
+    label_chip,
 )
+from widgets.session import Session
+from zehn import Citation, CitedAnswer, Policy, ZehnError
+from zehn.engine.answer import ABSTAINED, AMBIGUOUS, ANSWERED, ERROR, I_DONT_KNOW
 from zehn.engine.events import Event, ToolCallEvent, ToolResultEvent, VerdictEvent
-from zehn.errors import ZehnError
-from zehn.evidence.policy import Policy
 from zehn.reading.lang import ZH, detect_language
 
 _logger = logging.getLogger(__name__)
@@ -136,7 +139,7 @@ class AskView(w.VBox):
                 f"<code>{escape(params)}</code> <small>called by {escape(event.by)}</small></li>"
             )
         elif isinstance(event, ToolResultEvent):
-            failed = f' — <b style="color:#cf222e">error</b>: {escape(event.error)}'
+            failed = f' — <b style="color:{RED}">error</b>: {escape(event.error)}'
             self._entry(
                 f'<li class="zehn-log-result" data-query="{escape(event.query)}" '
                 f'data-returned="{event.returned}" data-ms="{event.ms:.1f}">'
@@ -210,7 +213,7 @@ def _log_html(items: list[str]) -> str:
 
 
 def _status_html(answer: CitedAnswer) -> str:
-    colour = STATUS_COLOURS.get(answer.status, "#6e7781")
+    colour = STATUS_COLOURS.get(answer.status, GREY)
     text = STATUS_TEXT.get(answer.status, answer.status)
     return (
         f'<div class="zehn-status" data-status="{escape(answer.status)}" style="display:inline-'
@@ -221,12 +224,7 @@ def _status_html(answer: CitedAnswer) -> str:
 
 def _evaluation_badge(answer: CitedAnswer) -> str:
     text = answer.policy.get("badge")
-    if not text:
-        return ""
-    return (
-        f' <span class="zehn-badge" style="background:#bf8700;color:white;padding:2px 6px;'
-        f'border-radius:4px;font-weight:bold">{escape(text)}</span>'
-    )
+    return f" {evaluation_badge(text)}" if text else ""
 
 
 def _answered_html(answer: CitedAnswer) -> str:
@@ -256,7 +254,7 @@ def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> s
         f'data-sentence-id="{escape(citation.id)}" style="margin-bottom:6px">'
         f'<blockquote class="zehn-quote" lang="{_lang(citation.quote)}" '
         f'style="margin:2px 0;padding-left:8px;'
-        f'border-left:3px solid #1a7f37">{quote}</blockquote>'
+        f'border-left:3px solid {GREEN}">{quote}</blockquote>'
         f'<small><span class="zehn-title">{escape(citation.title or citation.document)}</span>'
         f' · <span class="zehn-source-type">{escape(citation.source_type)}</span>'
         f' · <span class="zehn-date">{escape((citation.date or "undated")[:10])}</span>'
@@ -278,7 +276,7 @@ def _stale_html(citation: Citation) -> str:
         detail = escape(citation.stale_reason or "older than the policy allows")
     return (
         f' <span class="zehn-stale" data-superseded-by="{escape(citation.superseded_by or "")}"'
-        f' title="{escape(citation.stale_reason or "")}"><b style="color:#bf8700">stale</b>'
+        f' title="{escape(citation.stale_reason or "")}"><b style="color:{AMBER}">stale</b>'
         f" — {detail}</span>"
     )
 

@@ -15,23 +15,13 @@ from typing import Any
 import ipywidgets as w
 
 from widgets.hooks import Callbacks
-from widgets.html import error_box, escape, highlight, label_chip
+from widgets.html import AUDIT_COLOURS, CELL, chip, error_box, escape, highlight, label_chip
 from widgets.session import Session
-from zehn.errors import ZehnError
+from zehn import AuditStore, ZehnError, audit_stats
 from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED
-from zehn.review.audit import LABEL_TITLES, LABELS, AuditError, AuditItem, AuditLabel, AuditStore
+from zehn.review.audit import LABEL_TITLES, LABELS, AuditError, AuditItem, AuditLabel
 from zehn.review.history import WORKBENCH_GRAPH
-from zehn.review.stats import AuditStats, Share, StrategyStats, audit_stats, sample_edges
-
-_CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'
-_LABEL_COLOURS = {
-    "correct": "#1a7f37",
-    "wrong_target": "#cf222e",
-    "wrong_source": "#cf222e",
-    "wrong_predicate": "#cf222e",
-    "not_asserted": "#bf8700",
-    "unsure": "#6e7781",
-}
+from zehn.review.stats import AuditStats, Share, StrategyStats, sample_edges
 
 
 class AuditView(w.VBox):
@@ -224,11 +214,7 @@ class AuditView(w.VBox):
 
 
 def label_chip_audit(label: str) -> str:
-    colour = _LABEL_COLOURS.get(label, "#6e7781")
-    return (
-        f'<span class="zehn-audit-label" data-label="{escape(label)}" '
-        f'style="color:{colour};font-weight:bold">{escape(LABEL_TITLES.get(label, label))}</span>'
-    )
+    return chip("zehn-audit-label", "label", label, LABEL_TITLES.get(label, label), AUDIT_COLOURS)
 
 
 def item_html(item: AuditItem, saved: AuditLabel | None = None) -> str:
@@ -273,15 +259,15 @@ def _share(share: Share) -> str:
 
 def _strategy_html(stats: StrategyStats) -> str:
     rows = "".join(
-        f"<tr><td {_CELL}>{label_chip_audit(label)}</td>"
-        f"<td {_CELL}>{escape(_share(stats.share(label)))}</td></tr>"
+        f"<tr><td {CELL}>{label_chip_audit(label)}</td>"
+        f"<td {CELL}>{escape(_share(stats.share(label)))}</td></tr>"
         for label in LABELS
     )
     grades = (SUPPORTED, INFERRED, INSUFFICIENT)
-    head = "".join(f"<th {_CELL}>{escape(LABEL_TITLES[x])}</th>" for x in LABELS)
+    head = "".join(f"<th {CELL}>{escape(LABEL_TITLES[x])}</th>" for x in LABELS)
     confusion = "".join(
-        f"<tr><td {_CELL}>{label_chip(g)}</td>"
-        + "".join(f"<td {_CELL}>{stats.confusion.get((g, x), 0)}</td>" for x in LABELS)
+        f"<tr><td {CELL}>{label_chip(g)}</td>"
+        + "".join(f"<td {CELL}>{stats.confusion.get((g, x), 0)}</td>" for x in LABELS)
         + "</tr>"
         for g in grades
     )
@@ -294,7 +280,7 @@ def _strategy_html(stats: StrategyStats) -> str:
         f"bound to the wrong entity: {escape(_share(stats.wrong_entity))}<br>"
         f"grader agrees with reviewers (supported ⇔ correct): "
         f'<span class="zehn-audit-agreement">{escape(_share(stats.agreement))}</span></p>'
-        f"<details><summary>grader × reviewer</summary><table><tr><th {_CELL}>grader</th>"
+        f"<details><summary>grader × reviewer</summary><table><tr><th {CELL}>grader</th>"
         f"{head}</tr>{confusion}</table></details></div>"
     )
 

@@ -19,7 +19,7 @@ import traitlets
 from widgets.hooks import Callbacks, quietly
 from widgets.html import badge, error_box, escape
 from widgets.session import Session
-from zehn.evidence.policy import Policy
+from zehn import Policy
 
 SEARCH_COLUMNS = ["id", "name", "kind", "aliases"]
 NEIGHBOUR_COLUMNS = ["source", "rel_type", "target", "label", "reason", "sentence_id", "sentence"]

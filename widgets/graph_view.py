@@ -18,8 +18,16 @@ from typing import Any
 import ipywidgets as w
 from pyvis.network import Network
 
-from widgets.html import LABEL_COLOURS, LABEL_TEXT, escape, highlight, label_chip
-from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, Grade, GradedHop, GradedPath
+from widgets.html import BORDER, GREY, LABEL_COLOURS, LABEL_TEXT, escape, highlight, label_chip
+from zehn.evidence.grade import (
+    INFERRED,
+    INSUFFICIENT,
+    SUPPORTED,
+    Grade,
+    GradedHop,
+    GradedPath,
+    unique_hops,
+)
 
 # vis.js ``dashes`` per grade: the browser tests read these back from the DataSet.
 DASHES: dict[str, bool | list[int]] = {SUPPORTED: False, INFERRED: True, INSUFFICIENT: [2, 6]}
@@ -94,7 +102,7 @@ class GraphView(w.VBox):
             return
         self.frame.value = (
             f'<iframe class="zehn-graph" sandbox="allow-scripts" title="evidence graph" '
-            f'style="width:100%;height:{IFRAME_HEIGHT};border:1px solid #d0d7de" '
+            f'style="width:100%;height:{IFRAME_HEIGHT};border:1px solid {BORDER}" '
             f'srcdoc="{escape(self.to_html())}"></iframe>'
         )
 
@@ -102,7 +110,7 @@ class GraphView(w.VBox):
         """The pyvis page for the current paths: self-contained, no remote resources."""
         network = Network(height="380px", width="100%", directed=True, cdn_resources="in_line")
         network.options = _OPTIONS
-        hops = _unique_hops(self._paths)
+        hops = unique_hops(self._paths)
         ends = (n for h in hops for n in (h.source, h.target))
         for node in dict.fromkeys([*(n for p in self._paths for n in p.nodes), *ends]):
             network.add_node(
@@ -120,7 +128,7 @@ class GraphView(w.VBox):
                 id=edge_id,
                 label=escape(f"{MARKS.get(hop.label, '')}{hop.rel_type}"),
                 title=escape(f"{LABEL_TEXT.get(hop.label, hop.label)}: {hop.best.reason}"),
-                color=LABEL_COLOURS.get(hop.label, "#6e7781"),
+                color=LABEL_COLOURS.get(hop.label, GREY),
                 dashes=DASHES.get(hop.label, [2, 6]),
                 width=2,
                 zehn_label=hop.label,
@@ -135,7 +143,7 @@ class GraphView(w.VBox):
         page = _offline(network.generate_html())
         panel = (
             '<div id="zehn-evidence" class="zehn-evidence" style="clear:both;font:13px sans-serif;'
-            f'padding:6px 8px;border-top:1px solid #d0d7de">{_HINT}</div>'
+            f'padding:6px 8px;border-top:1px solid {BORDER}">{_HINT}</div>'
         )
         script = _CLICK_SCRIPT % _script_json(evidence)
         return page.replace("</body>", f"{panel}{script}</body>", 1)
@@ -172,18 +180,10 @@ def _grade_html(grade: Grade) -> str:
     source = ", ".join(escape(x) for x in (e.title, e.source_type, (e.date or "")[:10]) if x)
     return (
         f'{label_chip(grade.label)}<blockquote class="zehn-quote" style="margin:4px 0 4px 8px;'
-        f'padding-left:8px;border-left:3px solid #d0d7de">{sentence}</blockquote>'
+        f'padding-left:8px;border-left:3px solid {BORDER}">{sentence}</blockquote>'
         f"<small>{escape(grade.reason)}<br>{source} · <code>{escape(e.sentence_id)}</code>"
         "</small>"
     )
-
-
-def _unique_hops(paths: Sequence[GradedPath]) -> list[GradedHop]:
-    seen: dict[tuple[str, str, str], GradedHop] = {}
-    for path in paths:
-        for hop in path.hops:
-            seen.setdefault((hop.source, hop.rel_type, hop.target), hop)
-    return list(seen.values())
 
 
 def _kind(node: str) -> str:

@@ -13,13 +13,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from widgets.html import STATUS_COLOURS, error_box, escape
+from widgets.html import CELL, RED, STATUS_COLOURS, chip, error_box, escape
 from widgets.session import Session
-from zehn.engine.answer import CitedAnswer
-from zehn.errors import ZehnError
+from zehn import CitedAnswer, ZehnError
 from zehn.review.history import WORKBENCH_GRAPH, History, HistoryEntry
-
-_CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'
 
 
 class HistoryView(w.VBox):
@@ -148,11 +145,7 @@ def _option(entry: HistoryEntry) -> str:
 
 
 def _status(status: str) -> str:
-    colour = STATUS_COLOURS.get(status, "#6e7781")
-    return (
-        f'<span class="zehn-status" data-status="{escape(status)}" '
-        f'style="color:{colour};font-weight:bold">{escape(status)}</span>'
-    )
+    return chip("zehn-status", "status", status, status, STATUS_COLOURS)
 
 
 def entries_table(entries: list[HistoryEntry]) -> str:
@@ -160,17 +153,17 @@ def entries_table(entries: list[HistoryEntry]) -> str:
     if not entries:
         return '<p class="zehn-history-empty"><i>No investigations saved yet.</i></p>'
     head = "".join(
-        f"<th {_CELL}>{h}</th>"
+        f"<th {CELL}>{h}</th>"
         for h in ("asked at (UTC)", "question", "status", "graph", "policy", "id")
     )
     rows = "".join(
         "<tr>"
-        f"<td {_CELL}>{escape(e.asked_at[:19].replace('T', ' '))}</td>"
-        f"<td {_CELL}>{escape(e.question)}</td>"
-        f"<td {_CELL}>{_status(e.status)}</td>"
-        f"<td {_CELL}>{escape(e.graph)}</td>"
-        f"<td {_CELL}>{escape(e.policy)}</td>"
-        f"<td {_CELL}><code>{escape(e.id)}</code></td>"
+        f"<td {CELL}>{escape(e.asked_at[:19].replace('T', ' '))}</td>"
+        f"<td {CELL}>{escape(e.question)}</td>"
+        f"<td {CELL}>{_status(e.status)}</td>"
+        f"<td {CELL}>{escape(e.graph)}</td>"
+        f"<td {CELL}>{escape(e.policy)}</td>"
+        f"<td {CELL}><code>{escape(e.id)}</code></td>"
         "</tr>"
         for e in entries
     )
@@ -222,4 +215,4 @@ def _stale(citation: dict[str, Any]) -> str:
         if quote
         else escape(citation.get("stale_reason") or "")
     )
-    return f' · <span class="zehn-stale" style="color:#cf222e">stale: {because}</span>'
+    return f' · <span class="zehn-stale" style="color:{RED}">stale: {because}</span>'

@@ -7,27 +7,35 @@ Nothing from a source document, a model or a user reaches the page without
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from zehn.errors import ZehnError
-from zehn.evidence.policy import Policy
+from zehn import Policy, Status, ZehnError
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED
 
-LABEL_COLOURS = {
-    "source-supported": "#1a7f37",
-    "inferred-assumption": "#bf8700",
-    "insufficient-evidence": "#cf222e",
-}
+# One colour per meaning in every view: good, doubtful, bad, neutral, "choose one", frames.
+GREEN, AMBER, RED, GREY, PURPLE = "#1a7f37", "#bf8700", "#cf222e", "#6e7781", "#8250df"
+BORDER = "#d0d7de"
+LABEL_COLOURS: dict[str, str] = {SUPPORTED: GREEN, INFERRED: AMBER, INSUFFICIENT: RED}
 LABEL_TEXT: dict[str, str] = {
-    "source-supported": "source-supported",
-    "inferred-assumption": "⚠ inferred assumption",
-    "insufficient-evidence": "✕ insufficient evidence",
+    SUPPORTED: "source-supported",
+    INFERRED: "⚠ inferred assumption",
+    INSUFFICIENT: "✕ insufficient evidence",
 }
-STATUS_COLOURS = {
-    "answered": "#1a7f37",
-    "abstained": "#6e7781",
-    "ambiguous": "#8250df",
-    "error": "#cf222e",
+STATUS_COLOURS: dict[str, str] = {
+    Status.ANSWERED: GREEN,
+    Status.ABSTAINED: GREY,
+    Status.AMBIGUOUS: PURPLE,
+    Status.ERROR: RED,
 }
+AUDIT_COLOURS: dict[str, str] = {
+    "correct": GREEN,
+    "wrong_target": RED,
+    "wrong_source": RED,
+    "wrong_predicate": RED,
+    "not_asserted": AMBER,
+    "unsure": GREY,
+}
+CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'  # table cells of the views
 
 
 def escape(text: object) -> str:
@@ -39,19 +47,28 @@ def badge(policy: Policy) -> str:
     name = f"policy: <b>{escape(policy.name)}</b> ({escape(policy.mode)})"
     if policy.badge is None:
         return f'<span class="zehn-policy">{name}</span>'
+    return f'<span class="zehn-policy">{name}</span> {evaluation_badge(policy.badge)}'
+
+
+def evaluation_badge(text: str) -> str:
+    """White on amber: a non-production policy, on the policy line and on its answers."""
     return (
-        f'<span class="zehn-policy">{name}</span> '
-        f'<span class="zehn-badge" style="background:#bf8700;color:white;padding:2px 6px;'
-        f'border-radius:4px;font-weight:bold">{escape(policy.badge)}</span>'
+        f'<span class="zehn-badge" style="background:{AMBER};color:white;padding:2px 6px;'
+        f'border-radius:4px;font-weight:bold">{escape(text)}</span>'
+    )
+
+
+def chip(css_class: str, kind: str, value: str, text: str, colours: Mapping[str, str]) -> str:
+    """``text`` in bold in the colour of ``value`` (grey if it has none), tagged ``data-<kind>``."""
+    return (
+        f'<span class="{css_class}" data-{kind}="{escape(value)}" '
+        f'style="color:{colours.get(value, GREY)};font-weight:bold">{escape(text)}</span>'
     )
 
 
 def label_chip(label: str) -> str:
-    colour = LABEL_COLOURS.get(label, "#6e7781")
-    return (
-        f'<span class="zehn-label" data-label="{escape(label)}" style="color:{colour};'
-        f'font-weight:bold">{escape(LABEL_TEXT.get(label, label))}</span>'
-    )
+    """A grade label as every view shows it."""
+    return chip("zehn-label", "label", label, LABEL_TEXT.get(label, label), LABEL_COLOURS)
 
 
 def highlight(text: str, offset: int, spans: Iterable[tuple[int, int] | None]) -> str:
@@ -78,6 +95,6 @@ def error_box(error: BaseException) -> str:
     """A clear message for an expected failure: its kind and text, never a traceback."""
     kind = type(error).__name__ if isinstance(error, ZehnError) else "Unexpected error"
     return (
-        f'<div class="zehn-error" style="border-left:4px solid #cf222e;padding:6px 10px;'
+        f'<div class="zehn-error" style="border-left:4px solid {RED};padding:6px 10px;'
         f'background:#fff5f5"><b>{escape(kind)}</b>: {escape(error)}</div>'
     )

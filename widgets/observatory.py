@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from widgets.html import error_box, escape
+from widgets.html import AMBER, BORDER, GREEN, GREY, RED, error_box, escape
 from widgets.session import Session
-from zehn.errors import ZehnError
+from zehn import GraphClient, ZehnError
 from zehn.review.observatory import ApiHealth, GraphHealth, api_health, graph_health
-from zehn.store.client import GraphClient
 
-OK, WARN, FAIL, NEUTRAL = "#1a7f37", "#bf8700", "#cf222e", "#6e7781"
+OK, WARN, FAIL, NEUTRAL = GREEN, AMBER, RED, GREY
 
 
 class Observatory(w.VBox):
@@ -54,7 +53,7 @@ class Observatory(w.VBox):
 def _panel(title: str, colour: str, body: str, state: str = "") -> str:
     return (
         f'<div class="zehn-panel" data-panel="{escape(title.lower())}" '
-        f'data-state="{escape(state)}" style="border:1px solid #d0d7de;'
+        f'data-state="{escape(state)}" style="border:1px solid {BORDER};'
         f'border-top:4px solid {colour};padding:6px 12px;margin:4px;min-width:320px">'
         f"<h4 style='margin:4px 0'>{escape(title)}</h4>{body}</div>"
     )

@@ -8,8 +8,8 @@ import ipywidgets as w
 
 from widgets.html import badge, error_box, escape
 from widgets.session import Session
-from zehn.errors import PolicyError
-from zehn.evidence.policy import POLICY_DIR, Policy, list_policies
+from zehn import Policy, PolicyError, list_policies
+from zehn.evidence.policy import POLICY_DIR
 
 
 class PolicyToggle(w.VBox):

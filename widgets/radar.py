@@ -8,15 +8,16 @@ at risk and how well the sources support it, not just that it is listed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 import traitlets
 
 from widgets.hooks import Callbacks, quietly
-from widgets.html import badge, error_box, escape, highlight, label_chip
+from widgets.html import BORDER, badge, error_box, escape, highlight, label_chip
 from widgets.session import Session
+from zehn import Policy
 from zehn.engine.tools import ToolExecutor
 from zehn.evidence.grade import (
     INFERRED,
@@ -26,8 +27,8 @@ from zehn.evidence.grade import (
     Grade,
     GradedHop,
     GradedPath,
+    unique_hops,
 )
-from zehn.evidence.policy import Policy
 
 TAB_TITLES = ("source-supported", "inferred assumption", "insufficient evidence", "sources")
 TAB_LABELS = (SUPPORTED, INFERRED, INSUFFICIENT)
@@ -146,8 +147,8 @@ class ImpactRadar(w.VBox):
         self.summary.value = _summary_html(entity_id, depth, policy, outcome.paths, names)
         self._fill_tabs(
             [
-                *(_hops_html(_unique_hops(outcome.paths), label, names) for label in TAB_LABELS),
-                _sources_html(_unique_hops(outcome.paths)),
+                *(_hops_html(unique_hops(outcome.paths), label, names) for label in TAB_LABELS),
+                _sources_html(unique_hops(outcome.paths)),
             ]
         )
         self._callbacks.fire(entity_id, outcome.paths)
@@ -204,14 +205,6 @@ class ImpactRadar(w.VBox):
 
 def _name(names: dict[str, str], entity_id: str) -> str:
     return names.get(entity_id, entity_id)
-
-
-def _unique_hops(paths: Iterable[GradedPath]) -> list[GradedHop]:
-    hops: dict[tuple[str, str, str], GradedHop] = {}
-    for path in paths:
-        for hop in path.hops:
-            hops.setdefault((hop.source, hop.rel_type, hop.target), hop)
-    return list(hops.values())
 
 
 def _mark(label: str) -> str:
@@ -320,7 +313,7 @@ def _hops_html(hops: list[GradedHop], label: str, names: dict[str, str]) -> str:
         blocks.append(
             f'<div class="zehn-hop" data-label="{escape(hop.label)}" '
             f'data-sentence="{escape(hop.best.evidence.sentence_id)}" '
-            f'style="border-left:3px solid #d0d7de;padding:4px 10px;margin:6px 0">'
+            f'style="border-left:3px solid {BORDER};padding:4px 10px;margin:6px 0">'
             f"<div>{_hop_line(hop, names)}</div>{_grade_html(hop.best)}{details}</div>"
         )
     return "".join(blocks)

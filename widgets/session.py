@@ -11,10 +11,9 @@ from typing import Any
 
 import traitlets
 
-from zehn import Engine, GraphClient, Policy, Settings, load_policy, open_engine
+from zehn import Engine, GraphClient, Model, Policy, Settings, load_policy, open_engine
 from zehn.engine.tools import ToolExecutor
 from zehn.extract.pipeline import resolve_graph
-from zehn.models.base import Model
 from zehn.models.factory import make_model
 
 

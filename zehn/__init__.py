@@ -14,6 +14,7 @@ Everything here is re-exported from the layer that owns it (see docs/architectur
 from zehn.api import ask, connect, ingest, open_engine
 from zehn.config import Settings
 from zehn.corpus.model import SourceType
+from zehn.corpus.sample import SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import CitedAnswer, Engine
 from zehn.engine.answer import Citation, Identity, Status
 from zehn.errors import (
@@ -31,14 +32,20 @@ from zehn.errors import (
     UnknownPredicate,
     ZehnError,
 )
-from zehn.evidence.grade import GradeLabel
 from zehn.evidence.policy import Policy, list_policies, load_policy
 from zehn.extract.pipeline import BuildReport, build_graph
-from zehn.reading.vocabulary import EntityKind, Predicate
+from zehn.models.base import Model
+from zehn.models.offline import OfflineModel
+from zehn.reading.vocabulary import EntityKind, GradeLabel, Predicate
+from zehn.review.audit import AuditStore
+from zehn.review.stats import audit_stats, audit_summary
 from zehn.store.client import GraphClient
 from zehn.store.health import Health, check_health
 
 __all__ = [
+    "SAMPLE_CORPUS",
+    "SAMPLE_DIR",
+    "AuditStore",
     "BuildReport",
     "Citation",
     "CitedAnswer",
@@ -53,7 +60,9 @@ __all__ = [
     "GraphUnavailable",
     "Health",
     "Identity",
+    "Model",
     "ModelError",
+    "OfflineModel",
     "Policy",
     "PolicyError",
     "Predicate",
@@ -68,6 +77,8 @@ __all__ = [
     "ZehnError",
     "__version__",
     "ask",
+    "audit_stats",
+    "audit_summary",
     "build_graph",
     "check_health",
     "connect",

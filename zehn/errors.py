@@ -180,7 +180,3 @@ class UnknownPredicate(RetrievalError):
         super().__init__(
             f"graph {graph!r} has no {predicate!r} edges (it has: {', '.join(known) or 'none'})"
         )
-
-
-class PredicateNotAllowed(RetrievalError):
-    """The active policy does not let this predicate be traversed."""

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Frame, Locator, Page, expect
 
+from zehn.evidence.grade import INFERRED, SUPPORTED
+
 if TYPE_CHECKING:
     from tests.browser.conftest import VoilaServer, Watch
 
@@ -27,7 +29,6 @@ CHINESE_QUESTION = "如果我修改 indexer，哪些服务会受影响？"
 HOSTILE_QUESTION = "If I change indexer, what breaks?"
 EVALUATION_BADGE = "EVALUATION MODE · policy evaluation"
 ASK_BUTTON = re.compile(r"^\W*Ask$")  # the button's icon adds a glyph before its text
-SUPPORTED, INFERRED = "source-supported", "inferred-assumption"
 
 
 def _visible(page: Page, selector: str) -> Locator:

@@ -37,6 +37,8 @@ SYNC = (
     "search-api calls Redwood Inference for reranking. The flag is still off."
 )
 QBR = "Redwood Inference uses search-api for all of its customer-facing search."
+# Chinese names inside Chinese text: no space or punctuation around either endpoint.
+ZH_WEEKLY = "本周没有上线新功能。\n\n信息流构建服务调用推荐排序服务获取排序结果。"
 
 
 def source(doc_id: str, text: str) -> SourceText:
@@ -85,6 +87,10 @@ CHUNK_REPLIES = {
         ],
     ),
     "The flag is still off.": answer([], []),
+    "信息流构建服务调用": answer(
+        [("信息流构建服务", "service"), ("推荐排序服务", "service")],
+        [rel("信息流构建服务", "CALLS", "推荐排序服务", "信息流构建服务依赖推荐排序服务的排序。")],
+    ),
     "customer-facing search": answer(
         [("search-api", "service")],  # no kind given for Redwood Inference
         [rel("Redwood Inference", "USES", "search-api", "The customer searches via search-api.")],
@@ -199,6 +205,26 @@ def test_without_catalog_entities_are_discovered_from_the_model(server: FakeOpen
     )
     assert {e.origin for e in result.entities} == {"discovered"}
     assert sentence_text([doc], uses) == QBR
+
+
+def test_chinese_names_in_chinese_text_are_pinned_to_their_sentence(server: FakeOpenAI) -> None:
+    doc = source("meeting/推荐周会", ZH_WEEKLY)
+    result = LLMStrategy().extract([doc], Catalog.load(CATALOG), settings_for(server.base_url))
+    calls = edge(result, "service:feed-builder", "CALLS", "service:recs-ranker")
+    assert sentence_text([doc], calls) == "信息流构建服务调用推荐排序服务获取排序结果。"
+    assert calls.fact == "信息流构建服务依赖推荐排序服务的排序。"
+    assert calls.subject_span is not None and calls.object_span is not None
+    assert doc.text[slice(*calls.subject_span)] == "信息流构建服务"
+    assert doc.text[slice(*calls.object_span)] == "推荐排序服务"
+    mentions = {(m.surface, m.entity_id) for m in result.mentions}
+    assert mentions == {
+        ("信息流构建服务", "service:feed-builder"),
+        ("推荐排序服务", "service:recs-ranker"),
+    }
+    assert not result.notes  # nothing dropped for want of a sentence
+    # step 1 (the catalog spotter) found both names too: the prompt lists them for the model
+    prompt = next(p for p in server.prompts() if "信息流构建服务调用" in p)
+    assert "feed-builder" in prompt and "recs-ranker" in prompt
 
 
 def test_runs_inside_a_running_event_loop(server: FakeOpenAI) -> None:

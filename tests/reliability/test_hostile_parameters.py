@@ -11,6 +11,7 @@ cannot carry exactly is refused before it is sent.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from tests.reliability.conftest import TALLY, SampleGraph
 from tests.reliability.graphprint import counts, graph_print
-from zehn.engine import ERROR, Engine
+from zehn.engine import ABSTAINED, AMBIGUOUS, ERROR, Engine
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.errors import InvalidParameters, QueryError, RetrievalError
 from zehn.evidence.policy import load_policy
@@ -179,8 +180,8 @@ def test_tool_calls_with_hostile_names_and_arguments(
         except QueryError as e:  # the client refused what validation let through
             assert _unsendable(arguments) and "not valid Unicode" in str(e), e
         else:
-            assert isinstance(outcome, ToolOutcome)
-            assert isinstance(outcome.as_text(), str)
+            assert isinstance(outcome, ToolOutcome) and outcome.query == name
+            assert isinstance(json.loads(outcome.as_text()), dict)  # what the model is sent
             assert all(isinstance(i, str) for i in outcome.returned_ids)
         _unchanged(sample_graph, baseline)
 
@@ -225,7 +226,7 @@ def test_the_engine_withstands_a_model_sending_hostile_tool_calls(
             sample_graph.client, sample_graph.graph, POLICY, _HostileModel(calls, cited)
         )
         answer = engine.ask(question)  # always an answer, even for a question it cannot search
-        assert answer.status in ("abstained", "error", "ambiguous"), answer.to_dict()
+        assert answer.status in (ABSTAINED, ERROR, AMBIGUOUS), answer.to_dict()
         assert not answer.citations
         if answer.status == ERROR:  # an error is the model's fault, never the database's
             reason = answer.reason or ""

@@ -4,7 +4,7 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.reading.binding import Binder
+from zehn.reading.binding import Binder, find_name
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Mention
 
@@ -84,6 +84,27 @@ def test_names_inside_chinese_text_bind_without_word_boundaries() -> None:
         ("origin-mapper", "service:origin-mapper"),
         ("indexer", "service:indexer"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "span"),
+    [
+        ("支付网关调用风控引擎完成校验。", "风控引擎", (6, 10)),  # inside CJK text, both sides
+        ("风控引擎已上线", "风控引擎", (0, 4)),
+        ("由blue-sky服务处理", "blue-sky", (1, 9)),  # a Latin name between CJK characters
+        ("The Cart team ships cart fixes.", "cart", (4, 8)),  # first whole-word match
+        ("cartography and minecart", "cart", None),  # no word boundary: not the name
+        ("the new-cart-api is live", "cart", None),  # inside a longer identifier
+        ("cart_id is unset", "cart", None),
+        ("CART。", "cart", (0, 4)),
+        ("", "cart", None),
+        ("cart", "", None),
+    ],
+)
+def test_find_name_needs_word_boundaries_only_at_latin_edges(
+    text: str, name: str, span: tuple[int, int] | None
+) -> None:
+    assert find_name(text, name) == span
 
 
 def test_spans_slice_the_sentence() -> None:

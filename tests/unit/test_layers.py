@@ -18,6 +18,7 @@ from tests.conftest import REPO
 LAYERS: dict[str, int] = {
     "zehn.errors": 0,
     "zehn.config": 1,
+    "zehn.endpoint": 1,  # the openai boundary, below both of its clients (models, extract)
     "zehn.store": 2,
     "zehn.corpus": 3,
     "zehn.reading": 4,

@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from zehn.errors import InvalidParameters, PolicyError, UnknownQuery
+from zehn.engine.tools import ToolExecutor
+from zehn.errors import InvalidParameters, PolicyError, UnknownPredicate, UnknownQuery
 from zehn.evidence.policy import list_policies, load_policy
 from zehn.queries import QUERIES, get_query
+from zehn.store.client import QueryResult
 
 
 def test_production_keeps_calls_off_with_its_reason_and_evaluation_turns_it_on() -> None:
@@ -103,3 +107,71 @@ def test_tool_schemas_describe_bounds() -> None:
         "description": "number of hops, 1 to 3", "type": "integer", "minimum": 1, "maximum": 3,
     }  # fmt: skip
     assert schema["required"] == ["entity_id", "depth"]
+
+
+def test_per_query_behaviour_is_declared_on_the_query() -> None:
+    """The engine reads these fields, never a query's name: each is set where it belongs."""
+    declared = {
+        q.name: (q.from_snapshot, q.policy_binding, q.mentions_of)
+        for q in QUERIES.values()
+        if (q.from_snapshot, q.policy_binding, q.mentions_of) != (False, None, None)
+    }
+    assert declared == {
+        "find_entities": (True, None, None),
+        "downstream_impact": (False, "impact", None),
+        "upstream_dependencies": (False, "impact", None),
+        "neighbours": (False, "predicates", None),
+        "mentions": (False, None, "param"),
+        "resolve_entity": (False, None, "rows"),
+    }
+    for query in QUERIES.values():  # a binding fills in exactly the parameters its Cypher reads
+        texts = " ".join([query.cypher, *query.variants.values()])
+        assert ("$reverse" in texts and "$forward" in texts) == (query.policy_binding == "impact")
+        assert ("$predicates" in texts) == (query.policy_binding == "predicates")
+        if query.mentions_of == "param":  # the returned sentences mention this parameter
+            assert "$entity_id" in texts
+
+
+class _Graph:
+    """A graph with CALLS and DEPENDS_ON edges and no paths; keeps the parameters it was sent."""
+
+    location = "fake"
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def read(self, graph: str, cypher: str, params: Mapping[str, Any] | None = None) -> QueryResult:
+        self.sent.append(dict(params or {}))
+        if cypher == get_query("graph_predicates").cypher:
+            return QueryResult(("rel_type",), (("CALLS",), ("DEPENDS_ON",)), 0.0)
+        return QueryResult(("nodes", "keys"), (), 0.0)
+
+
+@pytest.mark.parametrize("name", ["downstream_impact", "upstream_dependencies"])
+def test_impact_walks_get_the_policys_impact_predicates(name: str) -> None:
+    graph, policy = _Graph(), load_policy("production")
+    ToolExecutor(graph, "g", policy).run(name, {"entity_id": "service:a", "depth": 2})
+    assert [p["depth"] for p in graph.sent] == [1, 2]
+    for sent in graph.sent:
+        assert sent["reverse"] == list(policy.impact_predicates("reverse"))
+        assert sent["forward"] == list(policy.impact_predicates("forward"))
+        assert "CALLS" not in sent["reverse"] and "predicates" not in sent
+
+
+def test_neighbours_get_the_policys_predicates_or_the_one_asked_for() -> None:
+    graph, policy = _Graph(), load_policy("production")
+    tools = ToolExecutor(graph, "g", policy)
+    walked = tools.run("neighbours", {"entity_id": "service:a"})
+    assert graph.sent[-1]["predicates"] == list(policy.traversable())
+    assert graph.sent[-1]["direction"] == "both" and "reverse" not in graph.sent[-1]
+    assert "policy_note" not in walked.payload
+    direct = tools.run(
+        "neighbours", {"entity_id": "service:a", "predicate": "CALLS", "direction": "in"}
+    )
+    assert (graph.sent[-1]["predicates"], graph.sent[-1]["direction"]) == (["CALLS"], "in")
+    assert direct.payload["policy_note"].startswith("CALLS is not traversed by policy production: ")
+    assert direct.payload["policy_note"].endswith("; this is a direct lookup")
+    with pytest.raises(UnknownPredicate, match="has no 'AFFECTS' edges"):
+        tools.run("neighbours", {"entity_id": "service:a", "predicate": "AFFECTS"})
+    tools.run("mentions", {"entity_id": "service:a"})
+    assert not {"predicates", "direction", "reverse", "forward"} & set(graph.sent[-1])

@@ -13,12 +13,10 @@ from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Document, Sentence, SourceType
 from zehn.corpus.sample import SAMPLE_CATALOG, SAMPLE_GOLD, SAMPLE_SOURCES
 from zehn.reading.split import split_sentences
+from zehn.reading.vocabulary import GradeLabel, Predicate
 
-PREDICATES = {
-    "DEPENDS_ON", "CALLS", "FEEDS", "AFFECTS", "USES",
-    "READS_FROM", "WRITES_TO", "PUBLISHES_TO", "CONSUMES_FROM", "OWNS",
-}  # fmt: skip
-GRADES = {"source-supported", "inferred-assumption", "insufficient-evidence"}
+PREDICATES = set(Predicate)
+GRADES = set(GradeLabel)
 
 
 @cache

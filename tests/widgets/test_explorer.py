@@ -15,11 +15,12 @@ from zehn.config import Settings
 from zehn.errors import ZehnError
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
+from zehn.reading.vocabulary import GradeLabel
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration
 SAMPLE = REPO / "data" / "sample"
-LABELS = {"source-supported", "inferred-assumption", "insufficient-evidence"}
+LABELS = set(GradeLabel)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The answer contract (ARCHITECTURE §6): what every surface — CLI, JSON, widgets — shows."""
+"""The answer contract (docs/architecture.md): what every surface — CLI, JSON, widgets — shows."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from zehn.evidence.grade import SUPPORTED, GradedPath
+from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, GradedPath
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,9 @@ def evidence_summary(paths: Sequence[GradedPath]) -> str:
     labels = Counter(p.label for p in paths)
     parts = [f"{len(paths)} path{'s' if len(paths) != 1 else ''} found"]
     for label, word in (
-        ("source-supported", "supported"),
-        ("inferred-assumption", "inferred"),
-        ("insufficient-evidence", "insufficient"),
+        (SUPPORTED, "supported"),
+        (INFERRED, "inferred"),
+        (INSUFFICIENT, "insufficient"),
     ):
         if labels[label]:
             parts.append(f"{labels[label]} {word}")

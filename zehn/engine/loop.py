@@ -16,10 +16,11 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from zehn.corpus.model import Sentence
+from zehn.corpus.model import Sentence, SourceType
 from zehn.engine.answer import (
     ABSTAINED,
     AMBIGUOUS,
@@ -40,6 +41,7 @@ from zehn.engine.events import (
     VerdictEvent,
 )
 from zehn.engine.gate import decide, evidence_summary
+from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
 from zehn.errors import (
@@ -55,9 +57,11 @@ from zehn.evidence.grade import GradedPath
 from zehn.evidence.policy import Policy
 from zehn.evidence.staleness import check_citations
 from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
+from zehn.queries import get_query
 from zehn.reading.binding import Binder
 from zehn.reading.lang import KIND_ZH, ZH, detect_language
 from zehn.reading.model import Entity, Mention
+from zehn.reading.questions import WHAT_IS, WHAT_IS_ZH
 from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
@@ -66,12 +70,8 @@ DEFAULT_MAX_STEPS = 8
 DEFAULT_DEADLINE_S = 120.0
 ALL_STALE = "Note: every cited source has been superseded or is older than the policy allows."
 ALL_STALE_ZH = "注意：所有引用的来源都已被后来的来源取代，或早于策略允许的时限。"
-SOURCE_TYPES = ("confluence", "pull_request", "meeting", "email", "ticket")
-_WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are)\s+(?P<x>[^?]+?)\s*\??\s*$", re.IGNORECASE)
-_WHAT_IS_ZH = re.compile(
-    r"^\s*(?:什么是|何为)\s*(?P<x>[^？?]+?)\s*[？?]?\s*$"
-    r"|^\s*(?P<y>[^？?]+?)\s*是(?:什么|啥|干什么的|做什么的)\s*[？?]?\s*$"
-)
+# the source types a corpus is expected to have: a missing one is said in limitations
+SOURCE_TYPES = tuple(t for t in SourceType if t is not SourceType.TEXT)
 _MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
 
 
@@ -192,7 +192,7 @@ class _Investigation:
             ],
             "policy": self.engine.policy.name,
         }
-        question = Question(self.question, hints=hints)
+        question = Question(self.question, hints=hints, namesakes=self._namesakes())
         specs = [
             ToolSpec(q.name, q.description, q.tool_schema()) for q in self.tools.tool_queries()
         ]
@@ -213,6 +213,17 @@ class _Investigation:
                 return step
             self._model_call(step)
         raise _Stop(ABSTAINED, f"the model gave no answer within {self.engine.max_steps} steps")
+
+    def _namesakes(self) -> dict[str, str]:
+        """Question.namesakes: kept per graph revision, like the entities they come from."""
+        try:
+            snapshot = self.tools.snapshot()
+            found = _NAMESAKES.get(snapshot)
+            if found is None:
+                found = _NAMESAKES[snapshot] = namesakes(snapshot.entities.values())
+        except (StoreError, RetrievalError) as e:  # the database failed: never a guess
+            raise _Stop(ERROR, f"{type(e).__name__}: {e}") from e
+        return found
 
     def _model_call(self, request: ToolRequest) -> None:
         try:
@@ -270,16 +281,17 @@ class _Investigation:
                 self.sentence_rows.setdefault(str(row["sentence_id"]), row)
         target = self._what_is_target()
         if target is not None:
-            if outcome.query == "mentions" and outcome.params.get("entity_id") in target:
+            mentions_of = get_query(outcome.query).mentions_of
+            if mentions_of == "param" and outcome.params.get("entity_id") in target:
                 self.mention_sentences.update(outcome.returned_ids)
-            if outcome.query == "resolve_entity":
+            if mentions_of == "rows":
                 for row in outcome.rows:
                     if row["id"] in target:
                         self.mention_sentences.update(str(s) for s in row.get("evidence") or ())
 
     def _what_is_target(self) -> set[str] | None:
         """For "what is X?" the entity ids X may be (a mention of X is then evidence)."""
-        match = _WHAT_IS.match(self.question) or _WHAT_IS_ZH.match(self.question)
+        match = WHAT_IS.match(self.question) or WHAT_IS_ZH.match(self.question)
         if match is None:
             return None
         asked = (
@@ -415,6 +427,19 @@ class _Investigation:
     def _emit(self, event: Event) -> None:
         if self.listener is not None:
             self.listener(event)
+
+
+# Question.namesakes per snapshot: computing them walks every entity of the graph
+_NAMESAKES: WeakKeyDictionary[GraphSnapshot, dict[str, str]] = WeakKeyDictionary()
+
+
+def namesakes(entities: Iterable[Entity]) -> dict[str, str]:
+    """Entity id -> kind of every entity whose name (any case) an entity of another kind has."""
+    entities = list(entities)
+    kinds: dict[str, set[str]] = {}
+    for entity in entities:
+        kinds.setdefault(entity.name.casefold(), set()).add(entity.kind)
+    return {e.id: e.kind for e in entities if len(kinds[e.name.casefold()]) > 1}
 
 
 def _ambiguous_text(identities: Sequence[Identity], language: str = "en") -> str:

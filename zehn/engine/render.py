@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from zehn.engine.answer import CitedAnswer
+from zehn.corpus.model import SourceType
+from zehn.engine.answer import ANSWERED, CitedAnswer
 
-_SOURCE_NAMES = {
-    "confluence": "Confluence",
-    "pull_request": "pull request",
-    "meeting": "meeting notes",
-    "email": "email",
-    "ticket": "ticket",
-    "text": "document",
+_SOURCE_NAMES: dict[str, str] = {
+    SourceType.CONFLUENCE: "Confluence",
+    SourceType.PULL_REQUEST: "pull request",
+    SourceType.MEETING: "meeting notes",
+    SourceType.EMAIL: "email",
+    SourceType.TICKET: "ticket",
+    SourceType.TEXT: "document",
 }
 
 
@@ -44,7 +45,7 @@ def render_answer(answer: CitedAnswer) -> str:
                     else c.stale_reason
                 )
                 lines.append(f"      STALE: {because}")
-    if answer.paths and answer.status != "answered":
+    if answer.paths and answer.status != ANSWERED:
         lines.append("\npaths found (not claimed):")
         for path in answer.paths[:10]:
             hops = " → ".join(f"{h.source} {h.rel_type} {h.target} [{h.label}]" for h in path.hops)

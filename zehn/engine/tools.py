@@ -22,6 +22,7 @@ from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
 from zehn.queries.spec import MAX_LIST
 from zehn.reading.cues import NEGATION
+from zehn.reading.vocabulary import GradeLabel
 from zehn.store.client import GraphClient
 
 
@@ -65,7 +66,7 @@ class ToolExecutor:
             raise UnknownQuery(name, tuple(q.name for q in self.tool_queries()))
         params = query.validate(arguments)
         started = time.perf_counter()
-        if query.name == "find_entities" and self.snapshot().revision is not None:
+        if query.from_snapshot and self.snapshot().revision is not None:
             rows = self.snapshot().find_entities(str(params["text"]))
             ms = (time.perf_counter() - started) * 1000
             return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, (), ms, (), rows)
@@ -93,10 +94,11 @@ class ToolExecutor:
                     f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
                     f"{', '.join(map(str, cut))}: more entities may be at risk"
                 )
-            if query.name == "neighbours" and params.get("predicate") in self.policy.blocked():
+            asked = params.get("predicate")
+            if query.policy_binding == "predicates" and asked in self.policy.blocked():
                 payload["policy_note"] = (
-                    f"{params['predicate']} is not traversed by policy {self.policy.name}: "
-                    f"{self.policy.blocked()[params['predicate']]}; this is a direct lookup"
+                    f"{asked} is not traversed by policy {self.policy.name}: "
+                    f"{self.policy.blocked()[asked]}; this is a direct lookup"
                 )
             ids = tuple(dict.fromkeys(sid for p in paths for h in p.hops for sid in h.sentence_ids))
             ms = (time.perf_counter() - started) * 1000
@@ -152,10 +154,10 @@ class ToolExecutor:
 
     def _bind_policy(self, query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:
         bound = dict(params)
-        if query.name in ("downstream_impact", "upstream_dependencies"):
+        if query.policy_binding == "impact":
             bound["reverse"] = list(self.policy.impact_predicates("reverse"))
             bound["forward"] = list(self.policy.impact_predicates("forward"))
-        if query.name == "neighbours":
+        if query.policy_binding == "predicates":
             predicate = params.get("predicate")
             if predicate is not None:
                 known = self.graph_predicates()
@@ -217,8 +219,8 @@ class ToolExecutor:
         paths = [
             GradedPath(nodes, tuple(graded[h] for h in hops), names) for (nodes, hops) in walks
         ]
-        rank = {SUPPORTED: 0, "inferred-assumption": 1, "insufficient-evidence": 2}
-        return sorted(paths, key=lambda p: (rank[p.label], len(p.hops), p.nodes))
+        # strongest first: supported, then inferred, then insufficient
+        return sorted(paths, key=lambda p: (-GradeLabel(p.label).rank, len(p.hops), p.nodes))
 
     def _learn_negations(self, snap: GraphSnapshot, pairs: list[tuple[str, str]]) -> None:
         """Statements between the same entities that negate an edge, flagged or not: the
@@ -234,10 +236,7 @@ class ToolExecutor:
             if evidence.negated or snap.grader.grade(evidence).reason.startswith(
                 "the sentence negates"
             ):
-                negation = Negation(
-                    evidence.source, evidence.rel_type, evidence.target, evidence.sentence_id,
-                    evidence.text, evidence.date, evidence.document, evidence.start,
-                )  # fmt: skip
+                negation = Negation.from_evidence(evidence)
                 found.setdefault((evidence.source, evidence.target), []).append(negation)
         for pair, negations in found.items():
             snap.negations[pair] = tuple(negations)

@@ -29,6 +29,8 @@ import pandas as pd
 from zehn.config import Settings
 from zehn.errors import ExtractionError
 from zehn.evaluate.gold import GoldError, GoldRelation, entity_ids, load_relations
+from zehn.evaluate.metrics import ratio
+from zehn.evidence.grade import INSUFFICIENT
 from zehn.extract.pipeline import CorpusLayout, build_graph
 from zehn.reading.catalog import Catalog
 from zehn.reading.lang import LANGUAGES, detect_language
@@ -87,13 +89,13 @@ def edge_metrics(
         if hits:
             true_edges += 1
             matched_gold.update(hits)
-            insufficient = stated[hits[0]].grade == "insufficient-evidence"
+            insufficient = stated[hits[0]].grade == INSUFFICIENT
             flag_agree += edge.flagged == insufficient
         if any(stated[i].predicate == edge.rel_type for i in candidates):
             same_slot += 1
             binding_errors += not hits
-    precision = _ratio(true_edges, len(edges))
-    recall = _ratio(len(matched_gold), len(stated))
+    precision = ratio(true_edges, len(edges))
+    recall = ratio(len(matched_gold), len(stated))
     f1 = (
         2 * precision * recall / (precision + recall)
         if precision + recall > 0 and not math.isnan(precision + recall)
@@ -104,9 +106,9 @@ def edge_metrics(
         "precision": precision,
         "recall": recall,
         "f1": f1,
-        "fact_verbatim_rate": _ratio(sum(e.fact in e.sentence for e in edges), len(edges)),
-        "binding_error_rate": _ratio(binding_errors, same_slot),
-        "flag_agreement": _ratio(flag_agree, true_edges),
+        "fact_verbatim_rate": ratio(sum(e.fact in e.sentence for e in edges), len(edges)),
+        "binding_error_rate": ratio(binding_errors, same_slot),
+        "flag_agreement": ratio(flag_agree, true_edges),
         "gold_stated": len(stated),
     }
 
@@ -137,10 +139,6 @@ def comparison_frame(rows: Sequence[dict[str, Any]]) -> pd.DataFrame:
             frame[column] = float("nan")
         frame.loc[ran, column] = frame.loc[ran, column].fillna(0)  # ran, found none: a real 0
     return frame
-
-
-def _ratio(part: int, whole: int) -> float:
-    return part / whole if whole else float("nan")
 
 
 def compare_strategies(

@@ -18,12 +18,17 @@ from typing import Any
 
 import yaml
 
+from zehn.engine.answer import Status
 from zehn.errors import ZehnError
+from zehn.evidence.grade import INFERRED
 from zehn.reading.catalog import Catalog, load_yaml
 from zehn.reading.lang import LANGUAGES, detect_language
 from zehn.reading.model import entity_id
+from zehn.reading.vocabulary import GradeLabel
 
-GRADES = ("source-supported", "inferred-assumption", "insufficient-evidence")
+GRADES: tuple[str, ...] = tuple(GradeLabel)
+# what a gold question may expect: an error is never the right answer
+STATUSES: tuple[str, ...] = (Status.ANSWERED, Status.ABSTAINED, Status.AMBIGUOUS)
 
 
 class GoldError(ZehnError):
@@ -44,7 +49,7 @@ class GoldRelation:
     @property
     def stated(self) -> bool:
         """The sentence states the predicate (asserted, or negated/hedged)."""
-        return self.grade != "inferred-assumption"
+        return self.grade != INFERRED
 
     @property
     def language(self) -> str:
@@ -121,7 +126,7 @@ def load_questions(path: Path) -> tuple[GoldQuestion, ...]:
             )
         except (KeyError, TypeError) as e:
             raise GoldError(f"{path}: question {index} lacks {e}") from e
-        if questions[-1].status not in ("answered", "abstained", "ambiguous"):
+        if questions[-1].status not in STATUSES:
             raise GoldError(f"{path}: question {index} has status {questions[-1].status!r}")
         if questions[-1].language not in LANGUAGES:
             raise GoldError(f"{path}: question {index} has language {questions[-1].language!r}")

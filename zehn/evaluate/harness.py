@@ -32,8 +32,9 @@ from typing import Any
 import pandas as pd
 
 from zehn.engine import Engine
-from zehn.engine.answer import CitedAnswer
+from zehn.engine.answer import ABSTAINED, AMBIGUOUS, ANSWERED, CitedAnswer
 from zehn.evaluate.gold import GoldQuestion, GoldRelation, load_questions, load_relations
+from zehn.evaluate.metrics import ratio
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
 from zehn.evidence.policy import Policy
 from zehn.models.base import Model
@@ -80,11 +81,11 @@ class EvalReport:
         )
         answered_both = [o for o in outcomes if o.recalled is not None]
         cited = sum(len(o.answer.citations) for o in outcomes)
-        unanswerable = [o for o in outcomes if o.question.status == "abstained"]
-        answerable = [o for o in outcomes if o.question.status == "answered"]
+        unanswerable = [o for o in outcomes if o.question.status == ABSTAINED]
+        answerable = [o for o in outcomes if o.question.status == ANSWERED]
 
         def share(items: Sequence[QuestionOutcome], status: str) -> float:
-            return _share(sum(o.answer.status == status for o in items), len(items))
+            return ratio(sum(o.answer.status == status for o in items), len(items))
 
         correct_status = sum(o.answer.status == o.question.status for o in outcomes)
         recalled = sum(bool(o.recalled) for o in answered_both)
@@ -95,19 +96,19 @@ class EvalReport:
             "model": self.model,
             "language": language or "all",
             "questions": len(outcomes),
-            "answered": sum(o.answer.status == "answered" for o in outcomes),
+            "answered": sum(o.answer.status == ANSWERED for o in outcomes),
             "gold_answered": len(answerable),
-            "abstained_of_unanswerable": sum(o.answer.status == "abstained" for o in unanswerable),
+            "abstained_of_unanswerable": sum(o.answer.status == ABSTAINED for o in unanswerable),
             "gold_unanswerable": len(unanswerable),
             "ambiguous_of_ambiguous": sum(
-                o.answer.status == "ambiguous" for o in outcomes if o.question.status == "ambiguous"
+                o.answer.status == AMBIGUOUS for o in outcomes if o.question.status == AMBIGUOUS
             ),
-            "gold_ambiguous": sum(o.question.status == "ambiguous" for o in outcomes),
-            "status_accuracy": _share(correct_status, len(outcomes)),
-            "citation_recall": _share(recalled, len(answered_both)),
-            "citation_precision": _share(sum(o.precise_citations for o in outcomes), cited),
-            "abstained_when_unanswerable": share(unanswerable, "abstained"),
-            "wrongly_abstained": share(answerable, "abstained"),
+            "gold_ambiguous": sum(o.question.status == AMBIGUOUS for o in outcomes),
+            "status_accuracy": ratio(correct_status, len(outcomes)),
+            "citation_recall": ratio(recalled, len(answered_both)),
+            "citation_precision": ratio(sum(o.precise_citations for o in outcomes), cited),
+            "abstained_when_unanswerable": share(unanswerable, ABSTAINED),
+            "wrongly_abstained": share(answerable, ABSTAINED),
             "fabricated_citations_in_answers": sum(o.fabricated for o in outcomes),
             "grader_agreement": self.grader_agreement
             if language is None
@@ -190,7 +191,7 @@ def grader_agreement(client: GraphClient, graph: str, relations: Sequence[GoldRe
         grade = grader.grade(evidence)
         total += 1
         agree += grade.label == relation.grade
-    return _share(agree, total)
+    return ratio(agree, total)
 
 
 def _ids(by_name: dict[str, list[Any]], name: str, kind: str | None) -> list[str]:
@@ -220,7 +221,7 @@ def _score(
 ) -> QuestionOutcome:
     cited = [c.id for c in answer.citations]
     returned = {i for call in answer.tool_calls for i in call.returned_ids}
-    fabricated = sum(c not in returned for c in cited) if answer.status == "answered" else 0
+    fabricated = sum(c not in returned for c in cited) if answer.status == ANSWERED else 0
     gold_sentences = (
         set(question.citations).union(*supporting.values())
         if supporting
@@ -241,15 +242,11 @@ def _score(
     }
     precise = sum(c in gold_sentences or c in matching_hops for c in cited)
     recalled: bool | None = None
-    if answer.status == "answered" and question.status == "answered":
+    if answer.status == ANSWERED and question.status == ANSWERED:
         text = answer.answer.lower()
         claimed = [e for e in question.entities if e.lower() in text]
         recalled = all(any(c in supporting.get(e.lower(), set()) for c in cited) for e in claimed)
     return QuestionOutcome(question, answer, recalled, precise, fabricated)
-
-
-def _share(part: int, whole: int) -> float:
-    return part / whole if whole else float("nan")
 
 
 def evaluate_grid(

@@ -1,4 +1,4 @@
-"""The path grader: each hop is judged against its own sentence (ARCHITECTURE §5).
+"""The path grader: each hop is judged against its own sentence (docs/architecture.md).
 
 - insufficient evidence: the sentence negates the relation, states it as a
   plan, hypothesis or question, or does not mention both entities (or names a
@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from zehn.corpus.model import Sentence
 from zehn.reading.binding import Binder
 from zehn.reading.model import Entity, Mention
 from zehn.reading.relations import sentence_edges
+from zehn.reading.vocabulary import GradeLabel, Predicate
 
 _SPECULATIVE = re.compile(
     r"^\s*if\b|\b(?:might|would|could|may)\b|^\s*(?:如果|假如|假设|要是|倘若)|可能|也许|或许|会不会",
@@ -31,23 +31,9 @@ _SPECULATIVE = re.compile(
 )
 
 
-class GradeLabel(StrEnum):
-    """The label of a hop (and of a path: its weakest hop), strongest first."""
-
-    SUPPORTED = "source-supported"
-    INFERRED = "inferred-assumption"
-    INSUFFICIENT = "insufficient-evidence"
-
-    @property
-    def rank(self) -> int:
-        """2 supported, 1 inferred, 0 insufficient: a path is as strong as its weakest hop."""
-        return _RANK[self]
-
-
 SUPPORTED = GradeLabel.SUPPORTED
 INFERRED = GradeLabel.INFERRED
 INSUFFICIENT = GradeLabel.INSUFFICIENT
-_RANK: dict[str, int] = {SUPPORTED: 2, INFERRED: 1, INSUFFICIENT: 0}
 
 
 @dataclass(frozen=True)
@@ -153,7 +139,16 @@ class GradedPath:
         }
 
 
-GENERAL_DEPENDENCY = "DEPENDS_ON"
+def unique_hops(paths: Iterable[GradedPath]) -> list[GradedHop]:
+    """Each (source, rel_type, target) hop once, in first-seen order: paths share hops."""
+    hops: dict[tuple[str, str, str], GradedHop] = {}
+    for path in paths:
+        for hop in path.hops:
+            hops.setdefault((hop.source, hop.rel_type, hop.target), hop)
+    return list(hops.values())
+
+
+GENERAL_DEPENDENCY = Predicate.DEPENDS_ON
 
 
 @dataclass(frozen=True)
@@ -168,6 +163,14 @@ class Negation:
     date: str | None
     document: str = ""
     start: int = 0
+
+    @classmethod
+    def from_evidence(cls, evidence: Evidence) -> Negation:
+        """The negation a negating edge's evidence states, dated and placed as it is."""
+        e = evidence
+        return cls(
+            e.source, e.rel_type, e.target, e.sentence_id, e.text, e.date, e.document, e.start
+        )
 
     def later_than(self, evidence: Evidence) -> bool:
         """Later document, or later in the same one (ticket comments, email threads)."""
@@ -204,7 +207,7 @@ def graded_hop(grades: Sequence[Grade], negations: Sequence[Negation] = ()) -> G
     """One hop from the grades of its sentences: the best one, after supersession, leads."""
     ordered = sorted(
         (supersede(g, negations) for g in grades),
-        key=lambda g: (_RANK[g.label], g.evidence.date or "", g.evidence.sentence_id),
+        key=lambda g: (GradeLabel(g.label).rank, g.evidence.date or "", g.evidence.sentence_id),
         reverse=True,
     )
     first = grades[0].evidence
@@ -274,11 +277,6 @@ class Grader:
             evidence,
             *spans,
         )
-
-    def grade_hop(
-        self, evidence: Sequence[Evidence], negations: Sequence[Negation] = ()
-    ) -> GradedHop:
-        return graded_hop([self.grade(e) for e in evidence], negations)
 
     def _find(
         self, entity_id: str, mentions: Sequence[Mention]

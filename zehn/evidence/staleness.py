@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from zehn.corpus.dates import parse_date, stated_at
 from zehn.evidence.grade import GENERAL_DEPENDENCY
 from zehn.queries import get_query
 from zehn.queries.spec import MAX_LIST
@@ -213,39 +214,16 @@ class ClientReader:
 # --- dates ------------------------------------------------------------------------------
 
 
-def parse_date(value: Any) -> datetime | None:
-    """An ISO 8601 string (or date) as an aware UTC datetime; None when absent or unreadable."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        parsed = value
-    elif isinstance(value, date):
-        parsed = datetime(value.year, value.month, value.day)
-    else:
-        try:
-            parsed = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
-
-
-EDITED_IN_PLACE = ("confluence", "text")
-
-
 def effective_date(row: Mapping[str, Any]) -> datetime | None:
-    """When a sentence was stated: for pages edited in place, their last update; for
-    tickets, emails, pull requests and meeting notes, when they were written (their
-    later comments and replies come later in the same document and count by offset).
-    A ticket updated or resolved in April still said in February what its description says."""
-    stated = parse_date(row.get("stated_at"))  # set per sentence at ingest (zehn.corpus.dates)
-    if stated is not None:
-        return stated
-    created, updated = parse_date(row.get("created_at")), parse_date(row.get("updated_at"))
-    if str(row.get("source_type") or "") in EDITED_IN_PLACE:
-        return updated or created
-    return created or updated
+    """When a sentence was stated, in UTC: its own ``stated_at`` (set at ingest, e.g. a ticket
+    comment by its date), else its document's by :func:`zehn.corpus.dates.stated_at`. Later
+    comments and replies come later in the same document and count by offset."""
+    when = parse_date(row.get("stated_at")) or stated_at(
+        str(row.get("source_type") or ""),
+        parse_date(row.get("created_at")),
+        parse_date(row.get("updated_at")),
+    )
+    return when.astimezone(UTC) if when else None
 
 
 # --- the rules ----------------------------------------------------------------------------

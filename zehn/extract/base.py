@@ -7,14 +7,16 @@ strategy's own graph.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from zehn.config import Settings
-from zehn.corpus.model import Progress, SourceText
+from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.catalog import Catalog
-from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.discover import bind_corpus
+from zehn.reading.model import Edge, Entity, Mention, unique_edges
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,18 @@ class Extraction:
     @property
     def ambiguous_mentions(self) -> int:
         return sum(1 for m in self.mentions if m.ambiguous)
+
+    @classmethod
+    def collect(
+        cls,
+        strategy: str,
+        entities: Iterable[Entity],
+        mentions: Iterable[Mention],
+        edges: Sequence[Edge],
+        notes: Iterable[str] = (),
+    ) -> Extraction:
+        """What a strategy gathered; an edge found twice (same key) is kept once, the first."""
+        return cls(strategy, tuple(entities), tuple(mentions), unique_edges(edges), tuple(notes))
 
 
 class Strategy(Protocol):
@@ -52,3 +66,44 @@ class Strategy(Protocol):
         complete result; the pipeline then leaves the previous graph as it was.
         """
         ...
+
+
+class SentenceStrategy(ABC):
+    """A strategy that reads each bound sentence on its own (``rules``, ``cooccurrence``).
+
+    Binding the corpus, collecting mentions and wrapping the result are the same
+    for all of them; a subclass says only which edges one sentence gives.
+    """
+
+    name: str
+    version: str = "1"
+
+    def extract(
+        self,
+        documents: Sequence[SourceText],
+        catalog: Catalog | None,
+        settings: Settings,
+        progress: Progress | None = None,
+    ) -> Extraction:
+        entities, bound_sentences = bind_corpus(documents, catalog, progress)
+        mentions: list[Mention] = []
+        edges: list[Edge] = []
+        skipped_ambiguous = 0
+        for sentence, bound in bound_sentences:
+            mentions.extend(bound)
+            found, ambiguous = self.sentence_edges(sentence, bound)
+            edges.extend(found)
+            skipped_ambiguous += ambiguous
+        return Extraction.collect(
+            self.name, entities, mentions, edges, self.notes(skipped_ambiguous)
+        )
+
+    @abstractmethod
+    def sentence_edges(
+        self, sentence: Sentence, bound: Sequence[Mention]
+    ) -> tuple[list[Edge], int]:
+        """Edges ``sentence`` gives, and how many were not made for an ambiguous endpoint."""
+
+    def notes(self, skipped_ambiguous: int) -> tuple[str, ...]:
+        """Notes for the build report; none unless a strategy has something to say."""
+        return ()

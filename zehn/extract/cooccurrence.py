@@ -11,56 +11,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from zehn.config import Settings
-from zehn.corpus.model import Progress, Sentence, SourceText
-from zehn.extract.base import Extraction
-from zehn.reading.catalog import Catalog
+from zehn.corpus.model import Sentence
+from zehn.extract.base import SentenceStrategy
 from zehn.reading.cues import CUES
-from zehn.reading.discover import bind_corpus
-from zehn.reading.model import Edge, Mention, unique_edges
+from zehn.reading.model import Edge, Mention
+from zehn.reading.vocabulary import Predicate
 
-DEFAULT_GUESS = "DEPENDS_ON"
+DEFAULT_GUESS = Predicate.DEPENDS_ON
 
 
-class CooccurrenceStrategy:
+class CooccurrenceStrategy(SentenceStrategy):
     name = "cooccurrence"
-    version = "1"
 
-    def extract(
-        self,
-        documents: Sequence[SourceText],
-        catalog: Catalog | None,
-        settings: Settings,
-        progress: Progress | None = None,
-    ) -> Extraction:
-        entities, bound_sentences = bind_corpus(documents, catalog, progress)
-        mentions: list[Mention] = []
+    def sentence_edges(
+        self, sentence: Sentence, bound: Sequence[Mention]
+    ) -> tuple[list[Edge], int]:
+        predicate = _guess_predicate(sentence, bound)
+        unique = [m for m in bound if m.entity_id is not None]
         edges: list[Edge] = []
-        for sentence, bound in bound_sentences:
-            mentions.extend(bound)
-            predicate = _guess_predicate(sentence, bound)
-            unique = [m for m in bound if m.entity_id is not None]
-            for first, second in combinations(unique, 2):
-                if first.entity_id == second.entity_id:
-                    continue
-                assert first.entity_id is not None and second.entity_id is not None
-                edges.append(
-                    Edge(
-                        subject=first.entity_id,
-                        rel_type=predicate,
-                        object=second.entity_id,
-                        sentence_id=sentence.id,
-                        doc_id=sentence.doc_id,
-                        start=sentence.start,
-                        end=sentence.end,
-                        fact=f"{first.surface} {predicate.lower().replace('_', ' ')} "
-                        f"{second.surface}",
-                        strategy=self.name,
-                        subject_span=(first.start, first.end),
-                        object_span=(second.start, second.end),
-                    )
+        for first, second in combinations(unique, 2):
+            if first.entity_id == second.entity_id:
+                continue
+            assert first.entity_id is not None and second.entity_id is not None
+            edges.append(
+                Edge.stated_by(
+                    sentence,
+                    first.entity_id,
+                    predicate,
+                    second.entity_id,
+                    fact=f"{first.surface} {predicate.lower().replace('_', ' ')} {second.surface}",
+                    strategy=self.name,
+                    subject_span=(first.start, first.end),
+                    object_span=(second.start, second.end),
                 )
-        return Extraction(self.name, tuple(entities), tuple(mentions), unique_edges(edges))
+            )
+        return edges, 0
 
 
 def _guess_predicate(sentence: Sentence, mentions: Sequence[Mention]) -> str:

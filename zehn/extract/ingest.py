@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -282,14 +282,3 @@ def _write_document(
 def _advance(bar: Any) -> None:
     if bar is not None:
         bar.update(1)
-
-
-def documents_in(client: GraphClient, graph: str) -> Iterable[dict[str, Any]]:
-    """Every stored document's metadata (no text), for listings and tests."""
-    result = client.read(
-        graph,
-        "MATCH (d:Document) RETURN d.id AS id, d.source_type AS source_type, d.title AS title, "
-        "d.author AS author, d.created_at AS created_at, d.updated_at AS updated_at, d.uri AS uri "
-        "ORDER BY id",
-    )
-    return result.records()

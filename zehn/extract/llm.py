@@ -24,6 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import Any
 
+# graphrag-sdk is not a dependency (its own pull torch): nothing imports this module but
+# zehn.extract.pipeline's llm strategy, which says how to install the SDK when it is missing
 import graphrag_sdk as gs
 import openai
 from graphrag_sdk.core.models import ExtractedEntity, ExtractedRelation, LLMResponse
@@ -31,18 +33,22 @@ from openai.types.chat import ChatCompletion
 
 from zehn.config import Settings
 from zehn.corpus.model import Chunk, Progress, Sentence, SourceText
+from zehn.endpoint import endpoint_errors
 from zehn.errors import ExtractionError, ModelEndpointError
 from zehn.extract.base import Extraction
+from zehn.reading.binding import find_name
 from zehn.reading.catalog import Catalog
-from zehn.reading.model import Edge, Entity, Mention, unique_edges
-from zehn.reading.vocabulary import ENTITY_KINDS, PREDICATES
+from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.vocabulary import ENTITY_KINDS, PREDICATES, EntityKind, Predicate
 
-DEFAULT_KIND = "component"
+DEFAULT_KIND = EntityKind.COMPONENT
 DEFAULT_MAX_CONCURRENCY = 4
-_PREDICATE_ALIASES = {
-    "DEPENDS": "DEPENDS_ON", "CALL": "CALLS", "FEED": "FEEDS", "FEEDS_INTO": "FEEDS",
-    "AFFECT": "AFFECTS", "USE": "USES", "READS": "READS_FROM", "WRITES": "WRITES_TO",
-    "PUBLISHES": "PUBLISHES_TO", "CONSUMES": "CONSUMES_FROM", "OWN": "OWNS",
+_PREDICATE_ALIASES: dict[str, str] = {
+    "DEPENDS": Predicate.DEPENDS_ON, "CALL": Predicate.CALLS, "FEED": Predicate.FEEDS,
+    "FEEDS_INTO": Predicate.FEEDS, "AFFECT": Predicate.AFFECTS, "USE": Predicate.USES,
+    "READS": Predicate.READS_FROM, "WRITES": Predicate.WRITES_TO,
+    "PUBLISHES": Predicate.PUBLISHES_TO, "CONSUMES": Predicate.CONSUMES_FROM,
+    "OWN": Predicate.OWNS,
 }  # fmt: skip
 _FLAGS = [
     gs.Attribute(name="negated", type="BOOLEAN", description="the text says it does not hold"),
@@ -129,20 +135,12 @@ class _OpenAIChat(gs.LLMInterface):
 
     def invoke(self, prompt: str, **kwargs: Any) -> LLMResponse:
         where = f"model endpoint {self.base_url} ({self.model_name})"
-        try:
+        with endpoint_errors(where, self.timeout_s):
             response = self._client.chat.completions.create(
                 model=self.model_name,
                 messages=[{"role": "user", "content": prompt}],
                 temperature=0,
             )
-        except openai.APITimeoutError as e:
-            raise ModelEndpointError(f"{where} timed out after {self.timeout_s:g} s") from e
-        except openai.APIConnectionError as e:
-            raise ModelEndpointError(f"{where} is unreachable: {e}") from e
-        except openai.APIStatusError as e:
-            raise ModelEndpointError(f"{where} answered HTTP {e.status_code}: {e.message}") from e
-        except (openai.OpenAIError, ValueError) as e:
-            raise ModelEndpointError(f"{where} sent an unusable response: {e}") from e
         if not isinstance(response, ChatCompletion):
             raise ModelEndpointError(f"{where} sent a body that is not an OpenAI chat completion")
         content = response.choices[0].message.content if response.choices else None
@@ -261,14 +259,11 @@ class _Mapper:
         sentence, s_span, o_span = picked
         attrs = rel.attributes or {}
         self.edges.append(
-            Edge(
-                subject=subject.id,
-                rel_type=predicate,
-                object=obj.id,
-                sentence_id=sentence.id,
-                doc_id=doc.doc_id,
-                start=sentence.start,
-                end=sentence.end,
+            Edge.stated_by(
+                sentence,
+                subject.id,
+                predicate,
+                obj.id,
                 fact=rel.description or f"({rel.source}, {rel.type}, {rel.target})",
                 strategy=LLMStrategy.name,
                 negated=attrs.get("negated") is True,
@@ -321,8 +316,9 @@ class _Mapper:
             f"dropped {count} relation(s): {reason}; e.g. {'; '.join(self.examples[reason])}"
             for reason, count in sorted(self.dropped.items())
         )
-        entities, mentions = tuple(self.entities.values()), tuple(self.mentions.values())
-        return Extraction(strategy, entities, mentions, unique_edges(self.edges), notes)
+        return Extraction.collect(
+            strategy, self.entities.values(), self.mentions.values(), self.edges, notes
+        )
 
 
 def _predicate(raw: str) -> str | None:
@@ -339,11 +335,10 @@ def _terms(said: str, entity: Entity) -> list[str]:
 
 
 def _find(text: str, terms: Iterable[str], offset: int = 0) -> tuple[int, int] | None:
-    """The first whole-word, case-insensitive occurrence of the longest term that occurs."""
+    """The first whole-name, case-insensitive occurrence of the longest term that occurs."""
     for term in terms:
-        match = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.IGNORECASE)
-        if match:
-            return match.start() + offset, match.end() + offset
+        if span := find_name(text, term):
+            return span[0] + offset, span[1] + offset
     return None
 
 

@@ -5,36 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zehn.config import Settings
-from zehn.corpus.model import Progress, SourceText
-from zehn.extract.base import Extraction
-from zehn.reading.catalog import Catalog
-from zehn.reading.discover import bind_corpus
-from zehn.reading.model import Edge, Mention, unique_edges
+from zehn.corpus.model import Sentence
+from zehn.extract.base import SentenceStrategy
+from zehn.reading.model import Edge, Mention
 from zehn.reading.relations import sentence_edges
 
 
-class RulesStrategy:
+class RulesStrategy(SentenceStrategy):
     """Cue-lexicon extraction; the offline default."""
 
     name = "rules"
-    version = "1"
 
-    def extract(
-        self,
-        documents: Sequence[SourceText],
-        catalog: Catalog | None,
-        settings: Settings,
-        progress: Progress | None = None,
-    ) -> Extraction:
-        entities, bound_sentences = bind_corpus(documents, catalog, progress)
-        mentions: list[Mention] = []
-        edges: list[Edge] = []
-        skipped_ambiguous = 0
-        for sentence, bound in bound_sentences:
-            mentions.extend(bound)
-            found, ambiguous = sentence_edges(sentence, bound, self.name)
-            edges.extend(found)
-            skipped_ambiguous += ambiguous
-        notes = (f"{skipped_ambiguous} edges not made: an endpoint was ambiguous",)
-        return Extraction(self.name, tuple(entities), tuple(mentions), unique_edges(edges), notes)
+    def sentence_edges(
+        self, sentence: Sentence, bound: Sequence[Mention]
+    ) -> tuple[list[Edge], int]:
+        return sentence_edges(sentence, bound, self.name)
+
+    def notes(self, skipped_ambiguous: int) -> tuple[str, ...]:
+        return (f"{skipped_ambiguous} edges not made: an endpoint was ambiguous",)

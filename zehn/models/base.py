@@ -50,11 +50,17 @@ class Exchange:
 
 @dataclass(frozen=True)
 class Question:
-    """The question and what the engine already knows about it."""
+    """The question and what the engine already knows about it.
+
+    ``namesakes`` maps the id of every entity of the graph whose name another entity shares
+    (Redwood Inference is a team, a service and a customer) to its kind: an answer that names
+    one of them says which, "Redwood Inference (service)", or it reads as any of them.
+    """
 
     text: str
     language: str = "en"
     hints: Mapping[str, Any] = field(default_factory=dict)
+    namesakes: Mapping[str, str] = field(default_factory=dict)
 
 
 class Model(Protocol):

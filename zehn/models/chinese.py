@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zehn.reading.lang import EN, ZH
+from zehn.reading.lang import EN, KIND_ZH, ZH
+from zehn.reading.questions import ASKS_WHAT_IS_ZH as _WHAT_IS_ZH
 
 # Chinese verbs of a question -> predicate (longest first when matching).
 VERBS_ZH: dict[str, str] = {
@@ -35,9 +36,6 @@ _UPSTREAM_ZH = re.compile(
     rf"依赖(?:于)?[^，。？?]{{0,4}}?{_WH}|{_WH}[^，。？?]{{0,4}}?被.{{0,20}}?依赖"
 )
 _YES_NO_ZH = re.compile(r"吗\s*[？?]?\s*$|是否|有没有|会不会|是不是")
-_WHAT_IS_ZH = re.compile(
-    r"^\s*(?:什么是|何为)|是(?:什么|啥|干什么的|做什么的)\s*[？?]?\s*$|介绍一下"
-)
 _KIND_WORDS_ZH = {"客户": "customer", "团队": "team"}
 
 
@@ -95,9 +93,15 @@ class Phrases:
     line: str  # formatted with node, via, steps
     others: str  # formatted with n
     predicates: dict[str, str]
+    namesake: str  # an entity named with its kind: formatted with name, kind
+    kinds: dict[str, str]
 
     def hop(self, source: str, rel_type: str, target: str) -> str:
         return f"{source} {self.predicates.get(rel_type, rel_type)} {target}"
+
+    def named(self, name: str, kind: str) -> str:
+        """``name`` with its kind, for an entity whose name another kind shares."""
+        return self.namesake.format(name=name, kind=self.kinds.get(kind, kind))
 
 
 PREDICATES_ZH = {
@@ -126,6 +130,8 @@ PHRASES: dict[str, Phrases] = {
             "{n} other path(s) are only inferred or insufficiently evidenced and are not claimed."
         ),
         predicates={},
+        namesake="{name} ({kind})",
+        kinds={},
     ),
     ZH: Phrases(
         nothing_named="我不知道：问题里没有提到图中的任何实体。",
@@ -145,5 +151,7 @@ PHRASES: dict[str, Phrases] = {
         line="- {node}{via}：{steps}",
         others="另有 {n} 条路径只是推断或证据不足，不作结论。",
         predicates=PREDICATES_ZH,
+        namesake="{name}（{kind}）",
+        kinds=KIND_ZH,
     ),
 }

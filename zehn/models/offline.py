@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.models.chinese import PHRASES, Phrases, parse_chinese
 from zehn.reading.cues import NEGATION
 from zehn.reading.lang import EN, ZH, detect_language
+from zehn.reading.questions import WHAT_IS as _WHAT_IS
+from zehn.reading.vocabulary import GradeLabel
 
-SUPPORTED = "source-supported"
+SUPPORTED = GradeLabel.SUPPORTED
 HANDLED = PHRASES[EN].handled
 _VERBS: dict[str, str] = {
     "read": "READS_FROM", "write": "WRITES_TO", "call": "CALLS", "consume": "CONSUMES_FROM",
@@ -38,7 +40,6 @@ _IMPACT = re.compile(
 )
 _UPSTREAM = re.compile(r"\bwhat does .+ depend on\b|\bwhat is .+ dependent on\b", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are)\b", re.IGNORECASE)
-_WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are)\s+[^?]+\??\s*$", re.IGNORECASE)
 _SUBJECT_VERB = re.compile(rf"\b(?:what|where|which \w+) (?:does|do) .+? {_VERB}\b", re.IGNORECASE)
 _OBJECT_VERB = re.compile(rf"^\s*(?:what|who|which \w+)\s+{_VERB}\b", re.IGNORECASE)
 _KIND_WORDS = {"customer": "customer", "customers": "customer", "team": "team", "teams": "team"}
@@ -52,6 +53,7 @@ class _Plan:
     other: str | None = None
     kind: str | None = None
     language: str = EN
+    namesakes: Mapping[str, str] = field(default_factory=dict)  # Question.namesakes
 
     @property
     def phrases(self) -> Phrases:
@@ -69,7 +71,7 @@ class OfflineModel:
     def next_step(
         self, question: Question, tools: Sequence[ToolSpec], history: Sequence[Exchange]
     ) -> ToolRequest | DraftAnswer:
-        plan = self.plan(question)
+        plan = replace(self.plan(question), namesakes=question.namesakes)
         if len(history) < len(plan.calls):
             return plan.calls[len(history)]
         results = [_payload(e) for e in history]
@@ -146,7 +148,7 @@ class OfflineModel:
                 return DraftAnswer(say.no_source)
             h = hops[0]
             return DraftAnswer(
-                f"{say.yes}{_hop_text(h, _names(paths), say)} [[{h['sentence_id']}]]",
+                f"{say.yes}{_hop_text(h, _names(paths, plan), say)} [[{h['sentence_id']}]]",
                 (h["sentence_id"],),
             )
         if plan.intent in ("lookup_out", "lookup_in"):
@@ -154,7 +156,7 @@ class OfflineModel:
             hops = [h for p in supported for h in p["hops"]]
             if plan.kind:
                 hops = [h for h in hops if str(h[side]).startswith(f"{plan.kind}:")]
-            names = _names(paths)
+            names = _names(paths, plan)
             return _listing(
                 hops, lambda h: f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]", say
             )
@@ -190,11 +192,16 @@ def _payload(exchange: Exchange) -> Mapping[str, Any]:
     return data if isinstance(data, Mapping) else {}
 
 
-def _names(paths: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def _names(paths: Sequence[Mapping[str, Any]], plan: _Plan) -> dict[str, str]:
+    """Entity id -> how the answer names it: its name, with its kind when another entity of
+    the graph has the same name ("Redwood Inference (service)")."""
     names: dict[str, str] = {}
     for path in paths:
         names.update(zip(path.get("nodes", []), path.get("entities", []), strict=False))
-    return names
+    return {
+        node: plan.phrases.named(name, plan.namesakes[node]) if node in plan.namesakes else name
+        for node, name in names.items()
+    }
 
 
 def _language(question: Question) -> str:
@@ -225,7 +232,7 @@ def _chains(
     say = plan.phrases
     if not supported:
         return DraftAnswer(say.no_source)
-    names = _names(paths)
+    names = _names(paths, plan)
     best: dict[str, Mapping[str, Any]] = {}
     for path in sorted(supported, key=lambda p: len(p["hops"])):
         best.setdefault(path["nodes"][-1], path)

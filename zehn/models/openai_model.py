@@ -25,6 +25,7 @@ from typing import Any
 import openai
 
 from zehn.config import Settings
+from zehn.endpoint import endpoint_errors
 from zehn.errors import ModelEndpointError, ModelError, ModelOutputError
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 
@@ -133,21 +134,11 @@ class OpenAIModel:
         extra: dict[str, Any] = {}
         if self.max_tokens is not None:
             extra["max_tokens"] = self.max_tokens
-        try:
+        with endpoint_errors(self._where, self.timeout_s):
             raw = self._client.chat.completions.with_raw_response.create(
                 model=self.model, messages=messages, tools=tools, temperature=0, **extra
             )
             text = raw.text
-        except openai.APITimeoutError as e:
-            raise ModelEndpointError(f"{self._where} timed out after {self.timeout_s:g} s") from e
-        except openai.APIConnectionError as e:
-            raise ModelEndpointError(f"{self._where} is unreachable: {e}") from e
-        except openai.APIStatusError as e:
-            raise ModelEndpointError(
-                f"{self._where} answered HTTP {e.status_code}: {e.message}"
-            ) from e
-        except (openai.OpenAIError, ValueError) as e:
-            raise ModelEndpointError(f"{self._where} sent an unusable response: {e}") from e
         try:
             body = json.loads(text)
         except json.JSONDecodeError as e:

@@ -8,6 +8,7 @@ a change to B reaches A, so the walk goes against the edge; with ``forward``
 
 from __future__ import annotations
 
+from zehn.corpus.dates import stated_at_cypher
 from zehn.errors import UnknownQuery
 from zehn.queries.spec import NamedQuery, ParamSpec
 from zehn.reading.vocabulary import PREDICATES
@@ -19,10 +20,7 @@ DEPTH = ParamSpec("depth", "integer", "number of hops, 1 to 3", minimum=1, maxim
 MAX_PATH_ROWS = 2000
 # When a sentence was stated: set at ingest (zehn.corpus.dates), e.g. a ticket comment by its
 # own date; for graphs built before that, the document's date by the same rule.
-STATED_AT = (
-    "coalesce(s.stated_at, CASE WHEN d.source_type IN ['confluence', 'text'] "
-    "THEN coalesce(d.updated_at, d.created_at) ELSE coalesce(d.created_at, d.updated_at) END)"
-)
+STATED_AT = f"coalesce(s.stated_at, {stated_at_cypher('d')})"
 
 # One hop of an impact walk from node x over edge r: against reverse edges, along forward ones.
 _DOWN = "((r{i}.rel_type IN $reverse AND endNode(r{i}) = {x}) OR (r{i}.rel_type IN $forward AND startNode(r{i}) = {x}))"
@@ -55,6 +53,7 @@ QUERIES: dict[str, NamedQuery] = {
             "WHERE t CONTAINS toLower(e.name) OR any(a IN coalesce(e.aliases, []) WHERE t CONTAINS toLower(a)) "
             "RETURN e.id AS id, e.name AS name, e.kind AS kind, coalesce(e.aliases, []) AS aliases "
             "ORDER BY id LIMIT 100",
+            from_snapshot=True,
         ),
         NamedQuery(
             "resolve_entity",
@@ -70,6 +69,7 @@ QUERIES: dict[str, NamedQuery] = {
             "WITH e, s ORDER BY s.id "
             "WITH e, collect(s.id)[0..3] AS evidence "
             "RETURN e.id AS id, e.name AS name, e.kind AS kind, e.owner AS owner, evidence AS evidence ORDER BY id",
+            mentions_of="rows",
         ),
         NamedQuery(
             "downstream_impact",
@@ -78,6 +78,7 @@ QUERIES: dict[str, NamedQuery] = {
             (ENTITY_ID, DEPTH),
             variants={d: _walk(_DOWN, d) for d in (1, 2, 3)},
             returns_paths=True,
+            policy_binding="impact",
         ),
         NamedQuery(
             "upstream_dependencies",
@@ -86,6 +87,7 @@ QUERIES: dict[str, NamedQuery] = {
             (ENTITY_ID, DEPTH),
             variants={d: _walk(_UP, d) for d in (1, 2, 3)},
             returns_paths=True,
+            policy_binding="impact",
         ),
         NamedQuery(
             "neighbours",
@@ -108,6 +110,7 @@ QUERIES: dict[str, NamedQuery] = {
             "OR ($direction = 'out' AND startNode(r) = s) OR ($direction = 'in' AND endNode(r) = s)) "
             f"RETURN [startNode(r).id, endNode(r).id] AS nodes, [r.key] AS keys LIMIT {MAX_PATH_ROWS}",
             returns_paths=True,
+            policy_binding="predicates",
         ),
         NamedQuery(
             "mentions",
@@ -121,6 +124,7 @@ QUERIES: dict[str, NamedQuery] = {
             "RETURN s.id AS sentence_id, s.text AS text, m.start AS start, m.end AS end, "
             "s.start AS sentence_start, d.id AS document, d.title AS title, d.source_type AS source_type, "
             f"{STATED_AT} AS date ORDER BY date, sentence_id LIMIT $limit",
+            mentions_of="param",
         ),
         NamedQuery(
             "edge_evidence",

@@ -11,13 +11,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from zehn.errors import InvalidParameters
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 MAX_STRING = 500
 MAX_LIST = 500
+
+PolicyBinding = Literal["impact", "predicates"]
+"""Which policy parameters the engine fills in (a model never chooses them): ``impact`` binds
+``$reverse``/``$forward`` (the policy's impact predicates by direction); ``predicates`` binds
+``$predicates`` (the one asked for, if the graph has it, else the policy's traversable ones)
+and ``$direction`` (default both), and notes a predicate the policy blocks."""
+MentionsOf = Literal["param", "rows"]
+"""Whose mentions the returned sentences are: the ``entity_id`` parameter's (``param``), or
+each row's ``id``'s, listed in the row's ``evidence`` (``rows``)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,12 @@ class NamedQuery:
     # (list parameter, row field): rows belong to one item each, so the engine can keep
     # them per graph revision and ask only for items it has not seen (zehn.engine.snapshot)
     per_item: tuple[str, str] | None = None
+    # answered from the graph snapshot's catalog (GraphSnapshot.find_entities) when the graph
+    # has a revision: the question's names are looked up once per revision, not per question
+    from_snapshot: bool = False
+    policy_binding: PolicyBinding | None = None
+    # for "what is X?": a mention of X is evidence, so the engine collects these sentences
+    mentions_of: MentionsOf | None = None
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Checked parameters (defaults filled); unknown or missing ones are refused."""

@@ -17,32 +17,40 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
 from zehn.reading.model import Entity, Mention
+from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
 FUZZY_CUTOFF = 90.0
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
+# As in _TOKEN, a CJK character is a word of its own: a name needs no boundary at a CJK edge.
+_CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK_CHARS}]")
+_LATIN_WORD = rf"[^\W{_CJK_CHARS}]|-"  # continues a Latin word: not CJK, not a separator
 _CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 # Kind cues next to a shared name; Chinese ones need no word boundary ("红木推理团队").
 _KIND_CUES_AFTER: dict[str, re.Pattern[str]] = {
-    "team": re.compile(r"^\s*(?:(?:team|on-call|engineers?|folks)\b|团队|小组|值班)", re.I),
-    "service": re.compile(
+    EntityKind.TEAM: re.compile(
+        r"^\s*(?:(?:team|on-call|engineers?|folks)\b|团队|小组|值班)", re.I
+    ),
+    EntityKind.SERVICE: re.compile(
         r"^\s*(?:(?:service|endpoints?|api|pods?|cluster|deployment)\b|服务|接口|集群)", re.I
     ),
-    "customer": re.compile(
+    EntityKind.CUSTOMER: re.compile(
         r"^\s*(?:(?:ltd|limited|inc|account|contract|renewal)\b|有限公司|公司|合同|续约)", re.I
     ),
 }
 _KIND_CUES_BEFORE: dict[str, re.Pattern[str]] = {
-    "team": re.compile(r"\b(?:team|teams)\s+(?:at\s+|of\s+)?$", re.I),
-    "service": re.compile(r"\bservice\s+$", re.I),
-    "customer": re.compile(r"(?:\b(?:customer|client|account)\s+|客户\s*)$", re.I),
+    EntityKind.TEAM: re.compile(r"\b(?:team|teams)\s+(?:at\s+|of\s+)?$", re.I),
+    EntityKind.SERVICE: re.compile(r"\bservice\s+$", re.I),
+    EntityKind.CUSTOMER: re.compile(r"(?:\b(?:customer|client|account)\s+|客户\s*)$", re.I),
 }
 
 
@@ -239,3 +247,22 @@ def _form_reason(surface: str, form: _Form, entity: Entity) -> str:
     if form.text == entity.name:
         return "name" if surface == entity.name else f"name ({surface!r})"
     return f"alias {form.text!r}"
+
+
+def find_name(text: str, name: str) -> tuple[int, int] | None:
+    """The first case-insensitive occurrence of ``name`` in ``text`` as a whole name.
+
+    Binding's rule without its tokens: a Latin letter, digit, ``_`` or ``-`` next
+    to a Latin edge of the name continues a word ("cart" is not in "cartography"),
+    while a CJK character is a word of its own ("信息流构建服务" is in
+    "信息流构建服务调用推荐排序服务"), since CJK text has no spaces to wait for.
+    """
+    match = _name_pattern(name).search(text) if name else None
+    return match.span() if match else None
+
+
+@lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    before = "" if _CJK_CHAR.match(name[0]) else f"(?<!{_LATIN_WORD})"
+    after = "" if _CJK_CHAR.match(name[-1]) else f"(?!{_LATIN_WORD})"
+    return re.compile(before + re.escape(name) + after, re.IGNORECASE)

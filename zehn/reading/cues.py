@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from zehn.reading.vocabulary import Predicate
+
 
 @dataclass(frozen=True)
 class Cue:
@@ -27,7 +29,7 @@ class Cue:
     cjk: bool = False  # a Chinese cue: its tail may follow a filler without spaces
 
 
-def _cue(verb: str, *predicates: str, tail: str | None = None, passive: bool = False) -> Cue:
+def _cue(verb: str, *predicates: Predicate, tail: str | None = None, passive: bool = False) -> Cue:
     return Cue(
         re.compile(rf"\b(?:{verb})\b", re.IGNORECASE),
         predicates,
@@ -36,7 +38,7 @@ def _cue(verb: str, *predicates: str, tail: str | None = None, passive: bool = F
     )
 
 
-def _zh(verb: str, *predicates: str, tail: str | None = None, passive: bool = False) -> Cue:
+def _zh(verb: str, *predicates: Predicate, tail: str | None = None, passive: bool = False) -> Cue:
     return Cue(re.compile(verb), predicates, re.compile(tail) if tail else None, passive, True)
 
 
@@ -54,62 +56,64 @@ _BE = r"(?:is|are|was|were|be|been|being|gets|get)\s+(?:\w+ly\s+|also\s+|only\s+
 
 CUES: tuple[Cue, ...] = (
     # passive voice first: "X is called by Y" -> Y CALLS X
-    _cue(_BE + r"(?:called|invoked|requested|queried)\s+(?:by|from)", "CALLS", passive=True),
-    _cue(_BE + r"fed\s+by", "FEEDS", passive=True),
-    _cue(_BE + r"(?:affected|impacted)\s+by", "AFFECTS", passive=True),
-    _cue(_BE + r"used\s+by", "USES", passive=True),
-    _cue(r"(?:" + _BE + r")?owned\s+by|" + _BE + r"maintained\s+by", "OWNS", passive=True),
-    _cue(_BE + r"(?:read|polled)\s+by", "READS_FROM", passive=True),
-    _cue(_BE + r"consumed\s+by", "CONSUMES_FROM", passive=True),
-    _cue(_BE + r"depended\s+on\s+by", "DEPENDS_ON", passive=True),
+    _cue(_BE + r"(?:called|invoked|requested|queried)\s+(?:by|from)", Predicate.CALLS,
+         passive=True),
+    _cue(_BE + r"fed\s+by", Predicate.FEEDS, passive=True),
+    _cue(_BE + r"(?:affected|impacted)\s+by", Predicate.AFFECTS, passive=True),
+    _cue(_BE + r"used\s+by", Predicate.USES, passive=True),
+    _cue(r"(?:" + _BE + r")?owned\s+by|" + _BE + r"maintained\s+by", Predicate.OWNS, passive=True),
+    _cue(_BE + r"(?:read|polled)\s+by", Predicate.READS_FROM, passive=True),
+    _cue(_BE + r"consumed\s+by", Predicate.CONSUMES_FROM, passive=True),
+    _cue(_BE + r"depended\s+on\s+by", Predicate.DEPENDS_ON, passive=True),
     # active voice
-    _cue(r"reads?\s+and\s+writes?", "READS_FROM", "WRITES_TO", tail=r"in|to|from|into"),
-    _cue(r"depends?\s+on|depended\s+on|depending\s+on|relies\s+on|rely\s+on", "DEPENDS_ON",
+    _cue(r"reads?\s+and\s+writes?", Predicate.READS_FROM, Predicate.WRITES_TO,
+         tail=r"in|to|from|into"),
+    _cue(r"depends?\s+on|depended\s+on|depending\s+on|relies\s+on|rely\s+on", Predicate.DEPENDS_ON,
          tail=r"from"),
-    _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", "DEPENDS_ON", tail=r"from"),
-    _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", "DEPENDS_ON"),
-    _cue(r"calls?|called|calling|invokes?|invoked", "CALLS"),
-    _cue(r"sends?\s+(?:an?\s+)?requests?|requests?", "CALLS", tail=r"to|from"),
-    _cue(r"feeds?|feeding", "FEEDS", tail=r"to|into"),
-    _cue(r"affects?|affected|affecting|impacts?", "AFFECTS"),
-    _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", "USES"),
-    _cue(r"reads?|reading|polls?|polling|pulls?|fetch(?:es)?", "READS_FROM", tail=r"from"),
-    _cue(r"writes?|writing|persists?|stores?", "WRITES_TO", tail=r"to|into|in"),
-    _cue(r"publish(?:es|ed|ing)?|emits?|produces?", "PUBLISHES_TO", tail=r"to|on|into"),
-    _cue(r"consumes?|consuming|subscribes?\s+to", "CONSUMES_FROM", tail=r"from"),
-    _cue(r"owns?|maintains?|(?:is|are)\s+responsible\s+for", "OWNS"),
+    _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", Predicate.DEPENDS_ON, tail=r"from"),
+    _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", Predicate.DEPENDS_ON),
+    _cue(r"calls?|called|calling|invokes?|invoked", Predicate.CALLS),
+    _cue(r"sends?\s+(?:an?\s+)?requests?|requests?", Predicate.CALLS, tail=r"to|from"),
+    _cue(r"feeds?|feeding", Predicate.FEEDS, tail=r"to|into"),
+    _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
+    _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),
+    _cue(r"reads?|reading|polls?|polling|pulls?|fetch(?:es)?", Predicate.READS_FROM, tail=r"from"),
+    _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in"),
+    _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
+    _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),
+    _cue(r"owns?|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
     # --- Chinese: passive ("search-api 被 web-frontend 调用" -> web-frontend CALLS search-api)
-    _zh(r"(?:被|由(?!于))" + _then(r"调用|请求"), "CALLS", passive=True),
-    _zh(r"被" + _then(r"依赖"), "DEPENDS_ON", passive=True),
-    _zh(r"(?:被|由(?!于))" + _then(r"供给|提供数据|供数"), "FEEDS", passive=True),
-    _zh(r"(?:受到|(?<![接感承])受|被)" + _then(r"影响|波及"), "AFFECTS", passive=True),
-    _zh(r"被" + _then(r"使用|采用"), "USES", passive=True),
-    _zh(r"被" + _then(r"读取|轮询|拉取"), "READS_FROM", passive=True),
-    _zh(r"被" + _then(r"消费|订阅"), "CONSUMES_FROM", passive=True),
+    _zh(r"(?:被|由(?!于))" + _then(r"调用|请求"), Predicate.CALLS, passive=True),
+    _zh(r"被" + _then(r"依赖"), Predicate.DEPENDS_ON, passive=True),
+    _zh(r"(?:被|由(?!于))" + _then(r"供给|提供数据|供数"), Predicate.FEEDS, passive=True),
+    _zh(r"(?:受到|(?<![接感承])受|被)" + _then(r"影响|波及"), Predicate.AFFECTS, passive=True),
+    _zh(r"被" + _then(r"使用|采用"), Predicate.USES, passive=True),
+    _zh(r"被" + _then(r"读取|轮询|拉取"), Predicate.READS_FROM, passive=True),
+    _zh(r"被" + _then(r"消费|订阅"), Predicate.CONSUMES_FROM, passive=True),
     _zh(r"由(?!于)" + _then(r"负责|维护|拥有") + r"|(?<!回)归" + _then(r"所有|管理") + r"|属于",
-        "OWNS", passive=True),
+        Predicate.OWNS, passive=True),
     # --- Chinese: preposition, object, verb ("indexer 从 event-bus 消费")
-    _zh(r"从(?!未|不|而|前|来)" + _then(r"读取|读|拉取|轮询|获取"), "READS_FROM"),
-    _zh(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅"), "CONSUMES_FROM"),
-    _zh(r"(?:向|(?<!以)往)" + _then(r"发布|推送|发送事件"), "PUBLISHES_TO"),
-    _zh(r"(?:向|(?<!以)往)" + _then(r"写入|写"), "WRITES_TO"),
-    _zh(r"向" + _then(r"发送请求|发请求|请求"), "CALLS"),
+    _zh(r"从(?!未|不|而|前|来)" + _then(r"读取|读|拉取|轮询|获取"), Predicate.READS_FROM),
+    _zh(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅"), Predicate.CONSUMES_FROM),
+    _zh(r"(?:向|(?<!以)往)" + _then(r"发布|推送|发送事件"), Predicate.PUBLISHES_TO),
+    _zh(r"(?:向|(?<!以)往)" + _then(r"写入|写"), Predicate.WRITES_TO),
+    _zh(r"向" + _then(r"发送请求|发请求|请求"), Predicate.CALLS),
     _zh(r"(?:(?<![因认作成以])为(?!了)|(?<![交发送])给|向)" + _then(r"提供数据|供数|提供"),
-        "FEEDS"),
+        Predicate.FEEDS),
     # --- Chinese: active voice
-    _zh(r"读写|读取(?:和|并)写入", "READS_FROM", "WRITES_TO"),
-    _zh(r"依赖于|依赖(?!项|关系|图)|依靠|需要", "DEPENDS_ON"),
-    _zh(r"迁移到|迁移至|切换到", "DEPENDS_ON"),
-    _zh(r"调用(?!链|量|次数)|请求", "CALLS"),
-    _zh(r"供给|提供给|输送给|馈送给|喂给", "FEEDS"),
-    _zh(r"影响到|影响|波及", "AFFECTS"),
-    _zh(r"使用(?!率|量)|采用|用到", "USES"),
-    _zh(r"读取|拉取|轮询", "READS_FROM"),
-    _zh(r"写入到|写入|写到|写进|存入|持久化到", "WRITES_TO"),
-    _zh(r"发布到|发布至|推送到|发送到", "PUBLISHES_TO"),
-    _zh(r"发布|推送", "PUBLISHES_TO", tail=r"到|至"),
-    _zh(r"消费(?!者|组)|订阅", "CONSUMES_FROM"),
-    _zh(r"负责(?!人)|拥有|维护", "OWNS"),
+    _zh(r"读写|读取(?:和|并)写入", Predicate.READS_FROM, Predicate.WRITES_TO),
+    _zh(r"依赖于|依赖(?!项|关系|图)|依靠|需要", Predicate.DEPENDS_ON),
+    _zh(r"迁移到|迁移至|切换到", Predicate.DEPENDS_ON),
+    _zh(r"调用(?!链|量|次数)|请求", Predicate.CALLS),
+    _zh(r"供给|提供给|输送给|馈送给|喂给", Predicate.FEEDS),
+    _zh(r"影响到|影响|波及", Predicate.AFFECTS),
+    _zh(r"使用(?!率|量)|采用|用到", Predicate.USES),
+    _zh(r"读取|拉取|轮询", Predicate.READS_FROM),
+    _zh(r"写入到|写入|写到|写进|存入|持久化到", Predicate.WRITES_TO),
+    _zh(r"发布到|发布至|推送到|发送到", Predicate.PUBLISHES_TO),
+    _zh(r"发布|推送", Predicate.PUBLISHES_TO, tail=r"到|至"),
+    _zh(r"消费(?!者|组)|订阅", Predicate.CONSUMES_FROM),
+    _zh(r"负责(?!人)|拥有|维护", Predicate.OWNS),
 )  # fmt: skip
 
 # Words that may stand between a subject and its verb without breaking the link.

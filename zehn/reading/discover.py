@@ -16,6 +16,7 @@ from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.binding import Binder
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity, Mention
+from zehn.reading.vocabulary import EntityKind
 
 MIN_CODE_LIKE_USES = 2
 _CODE_LIKE = re.compile(r"(?<![\w./@:#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-]|\.\w)")
@@ -65,7 +66,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     entities: dict[str, Entity] = {}
     for name, uses in code_like.most_common():
         if uses >= MIN_CODE_LIKE_USES:
-            entity = Entity(name=name, kind="service", origin="discovered")
+            entity = Entity(name=name, kind=EntityKind.SERVICE, origin="discovered")
             entities.setdefault(entity.id, entity)
     for (name, kind), _ in named.most_common():
         entity = Entity(name=name, kind=kind, aliases=(f"{name} {kind}",), origin="discovered")

@@ -12,19 +12,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from zehn.reading.vocabulary import EntityKind
+
 EN = "en"
 ZH = "zh"
 LANGUAGES = (EN, ZH)
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # Kind names as a Chinese reader expects them.
-KIND_ZH = {
-    "team": "团队",
-    "service": "服务",
-    "customer": "客户",
-    "datastore": "数据存储",
-    "topic": "主题",
-    "pipeline": "流水线",
+KIND_ZH: dict[str, str] = {
+    EntityKind.TEAM: "团队",
+    EntityKind.SERVICE: "服务",
+    EntityKind.CUSTOMER: "客户",
+    EntityKind.DATASTORE: "数据存储",
+    EntityKind.TOPIC: "主题",
+    EntityKind.PIPELINE: "流水线",
 }
 
 
@@ -37,7 +39,3 @@ def detect_language(text: str, ignore: Iterable[tuple[int, int]] = ()) -> str:
             return ZH
         position = max(position, end)
     return ZH if CJK.search(text, position) else EN
-
-
-def has_chinese(text: str) -> bool:
-    return CJK.search(text) is not None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from zehn.corpus.model import slugify
+from zehn.corpus.model import Sentence, slugify
 
 
 def entity_id(kind: str, name: str) -> str:
@@ -95,6 +95,40 @@ class Edge:
     @property
     def key(self) -> str:
         return edge_key(self.strategy, self.subject, self.rel_type, self.object, self.sentence_id)
+
+    @classmethod
+    def stated_by(
+        cls,
+        sentence: Sentence,
+        subject: str,
+        rel_type: str,
+        obj: str,
+        *,
+        fact: str,
+        strategy: str,
+        negated: bool = False,
+        hedged: bool = False,
+        cue: str = "",
+        subject_span: tuple[int, int] | None = None,
+        object_span: tuple[int, int] | None = None,
+    ) -> Edge:
+        """An edge whose provenance is ``sentence``: every strategy cites it the same way."""
+        return cls(
+            subject,
+            rel_type,
+            obj,
+            sentence.id,
+            sentence.doc_id,
+            sentence.start,
+            sentence.end,
+            fact,
+            strategy,
+            negated,
+            hedged,
+            cue,
+            subject_span,
+            object_span,
+        )
 
 
 def edge_key(strategy: str, subject: str, rel_type: str, obj: str, sentence_id: str) -> str:

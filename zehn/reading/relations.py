@@ -109,14 +109,11 @@ def sentence_edges(
                     continue
                 for predicate in hit.cue.predicates:
                     edges.append(
-                        Edge(
-                            subject=s_id,
-                            rel_type=predicate,
-                            object=o_id,
-                            sentence_id=sentence.id,
-                            doc_id=sentence.doc_id,
-                            start=sentence.start,
-                            end=sentence.end,
+                        Edge.stated_by(
+                            sentence,
+                            s_id,
+                            predicate,
+                            o_id,
                             fact=text,
                             strategy=strategy,
                             negated=negated,

@@ -1,4 +1,4 @@
-"""The words a graph is made of: the predicates an edge may carry and the kinds of entity.
+"""The words a graph is made of: predicates, kinds of entity, and the grades of a hop.
 
 Every other module (cues, policies, queries, gold files, views) names these members; a
 predicate or kind that is not here is refused where it is read.
@@ -34,6 +34,25 @@ class EntityKind(StrEnum):
     TOPIC = "topic"
     PIPELINE = "pipeline"
     COMPONENT = "component"
+
+
+class GradeLabel(StrEnum):
+    """How far a sentence carries a hop (and a path: its weakest hop), strongest first.
+
+    The grader (``zehn.evidence.grade``) decides it; models and views read it back.
+    """
+
+    SUPPORTED = "source-supported"
+    INFERRED = "inferred-assumption"
+    INSUFFICIENT = "insufficient-evidence"
+
+    @property
+    def rank(self) -> int:
+        """2 supported, 1 inferred, 0 insufficient: a path is as strong as its weakest hop."""
+        return _GRADE_RANKS[self]
+
+
+_GRADE_RANKS = {GradeLabel.SUPPORTED: 2, GradeLabel.INFERRED: 1, GradeLabel.INSUFFICIENT: 0}
 
 
 PREDICATES: tuple[str, ...] = tuple(Predicate)

@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from zehn.config import Settings
@@ -26,7 +26,7 @@ from zehn.evidence.grade import SUPPORTED, Evidence, Grader, Negation, supersede
 from zehn.queries.named import QUERIES
 from zehn.reading.model import Entity
 from zehn.store.client import GraphClient
-from zehn.store.health import GraphStats, check_health
+from zehn.store.health import Health, check_health
 from zehn.store.schema import RELATES
 
 OFFLINE_NOTE = "offline model in use (answers do not call the API)"
@@ -86,14 +86,10 @@ class ApiHealth:
 
 
 @dataclass(frozen=True)
-class GraphHealth:
-    """The store (reachable, version, graphs) and the chosen graph's evidence quality."""
+class GraphHealth(Health):
+    """The store's ``Health`` (``error``: the server as a whole) and the chosen graph's
+    evidence quality."""
 
-    reachable: bool
-    location: str
-    versions: dict[str, str] = field(default_factory=dict)
-    graphs: tuple[GraphStats, ...] = ()
-    error: str | None = None  # the server as a whole
     graph: str | None = None
     relates_edges: int | None = None
     edges_without_sentence: int | None = None
@@ -116,11 +112,7 @@ class GraphHealth:
     def to_dict(self) -> dict[str, Any]:
         share = self.supported_share
         return {
-            "reachable": self.reachable,
-            "location": self.location,
-            "versions": self.versions,
-            "graphs": [g.to_dict() for g in self.graphs],
-            "error": self.error,
+            **super().to_dict(),
             "graph": self.graph,
             "relates_edges": self.relates_edges,
             "edges_without_sentence": self.edges_without_sentence,
@@ -214,14 +206,7 @@ def graph_health(
 ) -> GraphHealth:
     """The store's health, and for ``graph``: edges without a sentence and the supported share."""
     health = check_health(settings, client)
-    base = GraphHealth(
-        reachable=health.reachable,
-        location=health.location,
-        versions=health.versions,
-        graphs=health.graphs,
-        error=health.error,
-        graph=graph,
-    )
+    base = GraphHealth(**{f.name: getattr(health, f.name) for f in fields(health)}, graph=graph)
     if graph is None or not health.reachable or health.error is not None:
         return base
     if graph not in {g.name for g in health.graphs}:
@@ -246,11 +231,7 @@ def evidence_quality(client: GraphClient, graph: str) -> dict[str, Any]:
     rows = client.read(graph, _EDGE_EVIDENCE).records()
     entities = graph_entities(client, graph)
     evidence = [Evidence.from_row(r) for r in rows]
-    negations = [
-        Negation(e.source, e.rel_type, e.target, e.sentence_id, e.text, e.date, e.document, e.start)
-        for e in evidence
-        if e.negated
-    ]
+    negations = [Negation.from_evidence(e) for e in evidence if e.negated]
     grader = Grader(entities)
     labels = Counter(supersede(grader.grade(e), negations).label for e in evidence)
     return {

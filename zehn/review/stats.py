@@ -281,12 +281,7 @@ def audit_stats(client: GraphClient, graph: str, store: AuditStore | None = None
     grades: dict[str, str] = {}
     if items:
         entities = graph_entities(client, graph)
-        negations = [
-            Negation(
-                e.source, e.rel_type, e.target, e.sentence_id, e.text, e.date, e.document, e.start
-            )
-            for e in (i.to_evidence() for i in read_negated(client, graph))
-        ]
+        negations = [Negation.from_evidence(i.to_evidence()) for i in read_negated(client, graph)]
         grader = Grader(entities)
         for key, item in items.items():
             grades[key] = supersede(grader.grade(item.to_evidence()), negations).label

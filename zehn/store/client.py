@@ -17,10 +17,10 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from falkordb import FalkorDB
@@ -377,32 +377,91 @@ def _stats(raw: Any) -> dict[str, float]:
     return {name: float(getattr(raw, name, 0) or 0) for name in names}
 
 
+@dataclass(frozen=True)
+class _Call:
+    """What the client was doing when redis failed: the translated message names it."""
+
+    action: str
+    graph: str | None = None
+    timeout_ms: int | None = None
+
+
+class _Rule(NamedTuple):
+    """One row of the redis boundary: errors of ``types`` for which ``when`` holds (given the
+    lower-cased message and the call; always, when None) become what ``make`` builds."""
+
+    types: type[Exception] | tuple[type[Exception], ...]
+    make: Callable[[Exception, _Call], StoreError]
+    when: Callable[[str, _Call], bool] | None = None
+
+
+def _timed_out(message: str, call: _Call) -> bool:
+    return any(marker in message for marker in _TIMEOUT_MARKERS)
+
+
+def _no_such_graph(message: str, call: _Call) -> bool:
+    return call.graph is not None and _EMPTY_KEY in message
+
+
+# The redis boundary, in order (subclasses before their bases): the first row that matches
+# translates the error; an error no row matches passes through untouched.
+REDIS_ERRORS: tuple[_Rule, ...] = (
+    _Rule(
+        redis.AuthenticationError,
+        lambda e, c: GraphUnavailable(f"FalkorDB refused the credentials: {e}"),
+    ),
+    _Rule(
+        redis.BusyLoadingError,
+        lambda e, c: GraphUnavailable("FalkorDB is still loading its data; try again shortly"),
+    ),
+    _Rule(
+        redis.TimeoutError,
+        lambda e, c: QueryTimeout(
+            f"{c.action}: no answer from FalkorDB in time", c.timeout_ms or 0
+        ),
+    ),
+    _Rule(
+        (redis.ConnectionError, ConnectionError, OSError),
+        lambda e, c: GraphUnavailable(f"cannot reach FalkorDB for {c.action}: {e}"),
+    ),
+    _Rule(
+        redis.exceptions.NoPermissionError,
+        lambda e, c: AccessDenied(f"{c.action}: the server's ACL refuses this user: {e}"),
+    ),
+    _Rule(
+        redis.ResponseError,
+        lambda e, c: QueryTimeout(
+            f"{c.action} timed out after {c.timeout_ms} ms", c.timeout_ms or 0
+        ),
+        _timed_out,
+    ),
+    _Rule(redis.ResponseError, lambda e, c: GraphNotFound(str(c.graph)), _no_such_graph),
+    _Rule(redis.ResponseError, lambda e, c: QueryError(f"{c.action} failed: {e}")),
+    _Rule(redis.RedisError, lambda e, c: StoreError(f"{c.action} failed: {e}")),
+)
+
+
+def store_error(error: Exception, call: _Call) -> StoreError | None:
+    """The ``StoreError`` the first matching row of ``REDIS_ERRORS`` makes of ``error``, or
+    None when no row matches (the error is not the store's to translate)."""
+    message = str(error).lower()
+    for rule in REDIS_ERRORS:
+        if isinstance(error, rule.types) and (rule.when is None or rule.when(message, call)):
+            return rule.make(error, call)
+    return None
+
+
 @contextmanager
 def _translated(
     action: str, *, graph: str | None = None, timeout_ms: int | None = None
 ) -> Iterator[None]:
-    """The boundary where redis errors become ZehnError families."""
+    """The boundary where redis errors become ZehnError families (``REDIS_ERRORS``)."""
     try:
         yield
     except StoreError:
         raise
-    except redis.AuthenticationError as e:
-        raise GraphUnavailable(f"FalkorDB refused the credentials: {e}") from e
-    except redis.BusyLoadingError as e:
-        raise GraphUnavailable("FalkorDB is still loading its data; try again shortly") from e
-    except redis.TimeoutError as e:
-        raise QueryTimeout(f"{action}: no answer from FalkorDB in time", timeout_ms or 0) from e
-    except (redis.ConnectionError, ConnectionError, OSError) as e:
-        raise GraphUnavailable(f"cannot reach FalkorDB for {action}: {e}") from e
-    except redis.exceptions.NoPermissionError as e:
-        raise AccessDenied(f"{action}: the server's ACL refuses this user: {e}") from e
-    except redis.ResponseError as e:
-        message = str(e)
-        lowered = message.lower()
-        if any(marker in lowered for marker in _TIMEOUT_MARKERS):
-            raise QueryTimeout(f"{action} timed out after {timeout_ms} ms", timeout_ms or 0) from e
-        if graph is not None and _EMPTY_KEY in lowered:
-            raise GraphNotFound(graph) from e
-        raise QueryError(f"{action} failed: {message}") from e
-    except redis.RedisError as e:
-        raise StoreError(f"{action} failed: {e}") from e
+    except Exception as e:
+        translated = store_error(e, _Call(action, graph, timeout_ms))
+        if translated is None:
+            raise
+        raise translated from e

@@ -1,6 +1,6 @@
 """Graph schema: labels, edge types and the indexes every corpus graph gets.
 
-See ARCHITECTURE §3. Semantic edges are all physically ``RELATES`` with the
+See docs/architecture.md. Semantic edges are all physically ``RELATES`` with the
 predicate in ``rel_type`` (as graphrag-sdk stores them).
 """
 
@@ -13,8 +13,6 @@ DOCUMENT = "Document"
 CHUNK = "Chunk"
 SENTENCE = "Sentence"
 ENTITY = "Entity"
-PART_OF = "PART_OF"
-MENTIONED_IN = "MENTIONED_IN"
 RELATES = "RELATES"
 
 NODE_INDEXES: tuple[tuple[str, str], ...] = (

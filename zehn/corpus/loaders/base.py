@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from dateutil import parser as date_parser
-
+from zehn.corpus.dates import parse_date
 from zehn.corpus.loaders.markup import (
     BLANK_LINES,
     code_lines,
@@ -58,7 +56,6 @@ MAX_SOURCE_BYTES = 20 * 1024 * 1024
 PARAGRAPH_SEP = "\n\n"
 
 _BOM = b"\xef\xbb\xbf"
-_JIRA_DATE_FORMATS = ("%d/%b/%y %I:%M %p", "%d/%b/%Y %I:%M %p", "%d/%b/%y %H:%M", "%d/%b/%y")
 
 
 class Loader(Protocol):
@@ -117,44 +114,6 @@ def relative_path(path: Path, root: Path) -> str:
     except ValueError:
         return path.name
     return rel.as_posix() if rel.parts else path.name
-
-
-def parse_date(value: object) -> datetime | None:
-    """A tz-aware datetime from ISO 8601, Jira, RFC or epoch-millis values; naive means UTC."""
-    if value is None or value == "":
-        return None
-    parsed: datetime | None = None
-    if isinstance(value, datetime):
-        parsed = value
-    elif isinstance(value, date):
-        parsed = datetime(value.year, value.month, value.day)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        parsed = _from_epoch(value)
-    elif isinstance(value, str):
-        parsed = _parse_date_string(value.strip())
-    if parsed is not None and parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed
-
-
-def _from_epoch(value: float) -> datetime | None:
-    """Epoch seconds, or milliseconds when that large; None when no date can be that far out."""
-    try:
-        return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC)
-    except (OverflowError, OSError, ValueError):  # NaN, infinities, years beyond 9999
-        return None
-
-
-def _parse_date_string(value: str) -> datetime | None:
-    for fmt in _JIRA_DATE_FORMATS:
-        try:
-            return datetime.strptime(value, fmt)
-        except ValueError:
-            continue
-    try:
-        return date_parser.parse(value)
-    except (ValueError, OverflowError):
-        return None
 
 
 def clean_lines(text: str) -> str:
