@@ -1,24 +1,7 @@
-"""Evaluate the engine on a gold question set, the way the field measures trust.
-
-For every gold question the engine answers (or not), and we score:
-
-- **status accuracy**: answered / abstained / ambiguous as gold says;
-- **citation recall** (in the spirit of ALCE, Gao et al. 2023): the share of
-  answered questions whose citations include, for each gold entity the answer
-  names, a gold supporting sentence about that entity (the question's gold
-  citations, or a sentence of a source-supported gold relation involving it);
-- **citation precision**: the share of citations that are gold supporting
-  sentences or back a source-supported hop matching a gold relation;
-- **abstention**: on unanswerable questions the share abstained (target 1.0),
-  on answerable ones the share wrongly abstained;
-- **fabricated citations that reached an answer**: cited IDs no tool of that
-  investigation returned (must be 0; counted anyway);
-- **grader agreement** with the gold hop grades.
-
-Any corpus folder with ``gold/questions.yaml`` and ``gold/relations.yaml`` in
-this format works, not just the sample. Every figure is also reported per
-language of the question (``metrics(language="zh")``, ``by_language()``, and
-one grid row per language): Chinese and English questions apart.
+"""Evaluate the engine on a gold question set: status accuracy, ALCE-style citation precision
+and recall, abstention, fabricated citations, grader agreement — overall and per language.
+The metrics are defined in docs/evaluation.md; any corpus folder with ``gold/questions.yaml``
+and ``gold/relations.yaml`` in this format works.
 """
 
 from __future__ import annotations

@@ -1,50 +1,9 @@
 """Staleness: is a cited sentence still true, as far as the corpus itself says?
 
-A cited sentence is **stale** when a *later* sentence about the same edge says
-otherwise, or when it is older than the policy allows. For each edge the cited
-sentence backs, (subject)-[rel_type]->(object), the rules are, strongest first:
-
-- ``negated``: a later sentence negates the same edge — a RELATES edge with
-  ``negated = true`` between the same pair on the same predicate or on
-  DEPENDS_ON ("billing no longer depends on ledger-v1"), or a later sentence
-  that names the subject, then "no longer", then the object, in one clause
-  (so a strategy that does not flag negation is still covered);
-- ``replaced``: a later sentence states that the object was replaced: it names
-  the subject and then the object and says "migrated/moved/switched … to",
-  "replaced/superseded by" with the object *not* the new thing named right
-  after the phrase, or "instead of / rather than / migrated from / moved off"
-  with the object right after it ("billing no longer depends on ledger-v1; it
-  was migrated to ledger-v2."); "<object> was replaced by …" counts without
-  the subject;
-- ``deprecated``: a later sentence says an endpoint is gone: "<endpoint> [a
-  few words] was/is/has been deprecated|decommissioned|shut down|removed|
-  retired|switched off|turned off" or "deprecated/decommissioned/shut down
-  <endpoint>" ("The ledger-v1 database was shut down this morning."); "removed
-  from X" counts only when X is the other endpoint;
-- ``too_old``: the policy sets ``max_age_days`` and the sentence's date is
-  more than that many days before ``today``.
-
-A text rule never fires on a plan, question, condition or hearsay (the cue
-lexicon's modal, conditional and epistemic markers, or a trailing "?"), nor
-on a clause that negates the cue ("has not been decommissioned").
-
-**Later** means: in the same document, at a later offset (a later ticket
-comment, a later reply in a thread); otherwise both documents are dated and
-the superseding one's date is strictly later (full timestamps, UTC). An
-earlier negation never makes a later statement stale. An undated cited
-sentence can only be superseded from inside its own document and is never
-``too_old``.
-
-**Dates.** A sentence is dated when it was stated: a Confluence page or plain
-document (edited in place) by its last update, a ticket, email, pull request
-or meeting note by its creation. A ticket is a first-class source: its
-comments and resolution come after its description in the same document, so
-they supersede it by offset; a ticket updated or resolved in April still
-said in February what its description says.
-
-Every read is a whitelisted internal named query (``staleness_*`` in
-:mod:`zehn.queries.named`), run through the investigation's
-:class:`~zehn.engine.tools.ToolExecutor` or directly on a client and graph.
+A cited sentence is stale when a later sentence about the same edge negates it, replaces its
+object, deprecates an endpoint, or when it is older than the policy allows; the rules, in
+order, are in docs/engine.md ("Staleness rules"). Every read is a whitelisted internal named
+query (``staleness_*``), run through the investigation's ``ToolExecutor`` or on a client.
 """
 
 from __future__ import annotations
