@@ -54,6 +54,12 @@ class Evidence:
     negated: bool = False
     hedged: bool = False
     fact: str = ""
+    # an end named by reference ("This service", a table row's first cell): the recorded reason
+    # and the span it was read at; the grader accepts that reading and no other
+    subject_ref: str = ""
+    subject_span: tuple[int, int] | None = None
+    object_ref: str = ""
+    object_span: tuple[int, int] | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Evidence:
@@ -72,7 +78,30 @@ class Evidence:
             negated=bool(row.get("negated")),
             hedged=bool(row.get("hedged")),
             fact=str(row.get("fact") or ""),
+            subject_ref=str(row.get("subject_ref") or ""),
+            subject_span=_span(row.get("subject_start"), row.get("subject_end")),
+            object_ref=str(row.get("object_ref") or ""),
+            object_span=_span(row.get("object_start"), row.get("object_end")),
         )
+
+    def references(self) -> list[Mention]:
+        """The recorded reference mentions, where their span lies inside the sentence."""
+        end = self.start + len(self.text)
+        found = []
+        for entity_id, why, span in (
+            (self.source, self.subject_ref, self.subject_span),
+            (self.target, self.object_ref, self.object_span),
+        ):
+            if why and span and self.start <= span[0] <= span[1] <= end:
+                surface = self.text[span[0] - self.start : span[1] - self.start]
+                found.append(
+                    Mention(self.sentence_id, *span, surface, (entity_id,), why, reference=True)
+                )
+        return found
+
+
+def _span(start: Any, end: Any) -> tuple[int, int] | None:
+    return (int(start), int(end)) if start is not None and end is not None else None
 
 
 @dataclass(frozen=True)
@@ -235,6 +264,8 @@ class Grader:
             evidence.document, evidence.text, evidence.start, evidence.start + len(evidence.text)
         )
         mentions = self.binder.bind(sentence)
+        references = evidence.references()
+        mentions += [r for r in references if not any(_overlaps(r, m) for m in mentions)]
         source, source_problem = self._find(evidence.source, mentions)
         target, target_problem = self._find(evidence.target, mentions)
         if source_problem or target_problem:
@@ -259,8 +290,12 @@ class Grader:
                 *spans,
             )
         if stated:
+            referred = "".join(f"; {r.reason}" for r in references if r in (source, target))
             return Grade(
-                SUPPORTED, f"the sentence states {claim} (cue {stated[0].cue!r})", evidence, *spans
+                SUPPORTED,
+                f"the sentence states {claim} (cue {stated[0].cue!r}){referred}",
+                evidence,
+                *spans,
             )
         if evidence.text.rstrip(" \"'”’)").endswith(("?", "？")):
             return Grade(INSUFFICIENT, f"the sentence only asks whether {claim}", evidence, *spans)
@@ -304,3 +339,10 @@ class Grader:
     def _name(self, entity_id: str) -> str:
         entity = self.entities.get(entity_id)
         return entity.name if entity else entity_id
+
+
+def _overlaps(reference: Mention, mention: Mention) -> bool:
+    """A name the binder found where a reference was recorded: the name wins."""
+    if reference.start == reference.end:
+        return False
+    return reference.start < mention.end and mention.start < reference.end

@@ -15,8 +15,8 @@ from typing import Protocol
 from zehn.config import Settings
 from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.catalog import Catalog
-from zehn.reading.discover import bind_corpus
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
+from zehn.reading.references import read_corpus, with_references
 
 
 @dataclass(frozen=True)
@@ -85,14 +85,14 @@ class SentenceStrategy(ABC):
         settings: Settings,
         progress: Progress | None = None,
     ) -> Extraction:
-        entities, bound_sentences = bind_corpus(documents, catalog, progress)
+        entities, read = read_corpus(documents, catalog, progress)
         mentions: list[Mention] = []
         edges: list[Edge] = []
         skipped_ambiguous = 0
-        for sentence, bound in bound_sentences:
-            mentions.extend(bound)
+        for sentence, bound in read:
+            mentions.extend(m for m in bound if not m.reference)  # stored: what names say
             found, ambiguous = self.sentence_edges(sentence, bound)
-            edges.extend(found)
+            edges.extend(with_references(found, bound))
             skipped_ambiguous += ambiguous
         return Extraction.collect(
             self.name, entities, mentions, edges, self.notes(skipped_ambiguous)

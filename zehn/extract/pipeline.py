@@ -322,6 +322,8 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
                 "subject_end": e.subject_span[1] if e.subject_span else None,
                 "object_start": e.object_span[0] if e.object_span else None,
                 "object_end": e.object_span[1] if e.object_span else None,
+                "subject_ref": e.subject_reference or None,
+                "object_ref": e.object_reference or None,
             },
         }
         for e in extraction.edges

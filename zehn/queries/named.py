@@ -154,6 +154,9 @@ QUERIES: dict[str, NamedQuery] = {
             "MATCH (s:Sentence {id: r.sentence_id}) WITH r, a, b, s MATCH (d:Document {id: s.doc_id}) "
             "RETURN r.key AS key, a.id AS source, r.rel_type AS rel_type, b.id AS target, "
             "r.negated AS negated, r.hedged AS hedged, r.fact AS fact, "
+            "r.subject_ref AS subject_ref, r.subject_start AS subject_start, "
+            "r.subject_end AS subject_end, r.object_ref AS object_ref, "
+            "r.object_start AS object_start, r.object_end AS object_end, "
             "s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
             "d.id AS document, d.title AS title, d.source_type AS source_type, "
             f"{STATED_AT} AS date",

@@ -62,6 +62,10 @@ class Mention:
     surface: str
     candidates: tuple[str, ...]
     reason: str
+    # Made by a reference ("This service", "It", a table row's first cell, a diagram node id)
+    # rather than by the name itself; ``reason`` then says what it refers to and why, and an
+    # edge resting on it records that reason so the grader can accept the same reading.
+    reference: bool = False
 
     @property
     def entity_id(self) -> str | None:
@@ -91,6 +95,10 @@ class Edge:
     cue: str = ""
     subject_span: tuple[int, int] | None = None
     object_span: tuple[int, int] | None = None
+    # the reason of a reference mention an end rests on ("'It' = Billing Service, from the
+    # page title"); empty when the sentence names the entity itself
+    subject_reference: str = ""
+    object_reference: str = ""
 
     @property
     def key(self) -> str:

@@ -66,7 +66,8 @@ _EDGE_RETURN = (
     "r.object_start AS object_start, r.object_end AS object_end, "
     "coalesce(d.id, r.doc_id) AS doc_id, d.title AS title, d.source_type AS source_type, "
     "coalesce(d.updated_at, d.created_at) AS date, r.fact AS fact, "
-    "r.negated AS negated, r.hedged AS hedged"
+    "r.negated AS negated, r.hedged AS hedged, r.subject_ref AS subject_ref, "
+    "r.object_ref AS object_ref"
 )
 _ALL_EDGES = _EDGE_FIELDS + _EDGE_RETURN
 _EDGES_BY_KEYS = _EDGE_FIELDS + "WITH a, r, b, s, d WHERE r.key IN $keys " + _EDGE_RETURN
@@ -115,6 +116,8 @@ class AuditItem:
     fact: str = ""
     negated: bool = False
     hedged: bool = False
+    subject_ref: str = ""  # how an end named by reference was read ("'It' = …, from …")
+    object_ref: str = ""
 
     @classmethod
     def from_row(cls, graph: str, row: Mapping[str, Any]) -> AuditItem:
@@ -141,6 +144,8 @@ class AuditItem:
             fact=str(row.get("fact") or ""),
             negated=bool(row.get("negated")),
             hedged=bool(row.get("hedged")),
+            subject_ref=str(row.get("subject_ref") or ""),
+            object_ref=str(row.get("object_ref") or ""),
         )
 
     @property
@@ -164,6 +169,10 @@ class AuditItem:
             negated=self.negated,
             hedged=self.hedged,
             fact=self.fact,
+            subject_ref=self.subject_ref,
+            subject_span=self.subject_span,
+            object_ref=self.object_ref,
+            object_span=self.object_span,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,360 @@
+"""Reference mentions: where a sentence names an entity without its name.
+
+Real documentation names its subject once (the title, the file path, a heading) and then says
+"This service …", "It …", "该服务 …"; a table row's later cells, a list item under a heading
+and a changelog line ("[cart] Use …") leave their subject implicit. This module reads each
+document in order and adds a :class:`Mention` for every such reference, marked
+``reference=True`` with a reason a person can check ("'This service' = Checkout Service,
+from the page title"). Implicit subjects are zero-width mentions at the start of the clause.
+
+An edge resting on a reference keeps its reason (``Edge.subject_reference``); the grader
+re-accepts the mention only with that recorded reason. Precision before recall: a reference is
+made only at the start of a sentence (or list item / cell), only to one entity, and only when
+the referring noun fits the entity's kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from zehn.corpus.model import Progress, Sentence, SourceText, slugify
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.discover import discover_entities
+from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.vocabulary import EntityKind
+
+_SERVICE_LIKE = frozenset({EntityKind.SERVICE, EntityKind.COMPONENT, EntityKind.PIPELINE})
+# the referring noun → the kinds it may refer to
+NOUN_KINDS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(
+        "service server application app system module api gateway daemon backend frontend "
+        "服务 系统 模块 应用 网关 服务端".split(),
+        _SERVICE_LIKE,
+    ),
+    **dict.fromkeys(
+        "component tool library package plugin proxy collector executor scheduler worker "
+        "broker agent exporter sdk 组件 工具 插件 代理 注册中心 监控中心 容器".split(),
+        _SERVICE_LIKE,
+    ),
+    **dict.fromkeys(
+        "database db cache store datastore 数据库 缓存".split(), frozenset({EntityKind.DATASTORE})
+    ),
+    **dict.fromkeys(
+        "queue topic stream 队列 主题".split(), frozenset({EntityKind.TOPIC, EntityKind.COMPONENT})
+    ),
+}
+_NOUNS = "|".join(sorted((n for n in NOUN_KINDS if n.isascii()), key=len, reverse=True))
+_NOUNS_ZH = "|".join(sorted((n for n in NOUN_KINDS if not n.isascii()), key=len, reverse=True))
+_LIST_MARKER = r"(?:[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,3}\]\s*|[（(]?\d{1,3}[）)]\s*)"
+COREF = re.compile(
+    rf"^\s*{_LIST_MARKER}?(?:(?P<noun_phrase>(?:this|that|the|said)\s+(?P<noun>{_NOUNS}))"
+    rf"|(?P<pronoun>it|the\s+latter|the\s+former))\b"
+    rf"|^\s*{_LIST_MARKER}?(?:(?P<zh_phrase>(?:该|这个|此|本|这一|这些)(?P<zh_noun>{_NOUNS_ZH}))"
+    rf"|(?P<zh_pronoun>它|其))",
+    re.IGNORECASE,
+)
+# "It is recommended …", "It's possible …": a dummy subject, not a reference
+_DUMMY_IT = re.compile(
+    r"^\s*it(?:'s|\s+is|\s+was)\s+(?:also\s+)?(?:recommended|possible|important|necessary|"
+    r"advised|best|useful|common|likely|worth|easy|hard|not)\b",
+    re.IGNORECASE,
+)
+LIST_ITEM = re.compile(rf"^\s*{_LIST_MARKER}")
+CHANGELOG_PREFIX = re.compile(r"^\s*(?:[-*+•]\s+)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
+_END_PUNCTUATION = tuple(".!?。！？;；:：,，")
+MAX_HEADING_WORDS = 10
+_OPENING = re.compile(r"[\W_]*(?:(?:the|a|an|our|their|its|both)\s+[\W_]*)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Focus:
+    entity: Entity
+    why: str
+
+
+def document_subject(
+    document: SourceText, entities: Sequence[Entity], binder: Binder
+) -> _Focus | None:
+    """What the document is about: the entity its title names, else its file path names."""
+    title = document.title.strip()
+    if title:
+        probe = Sentence(doc_id=document.doc_id, text=title, start=0, end=len(title))
+        mentions = [m for m in binder.bind(probe) if m.entity_id]
+        covering = [m for m in mentions if (m.end - m.start) * 2 >= len(title)]
+        if len(covering) == 1:
+            entity = _by_id(entities, covering[0].entity_id)
+            if entity is not None:
+                return _Focus(entity, f"from the page title {title!r}")
+    stem = _path_stem(document.doc_id)
+    if stem:
+        matches = [e for e in entities if stem in {slugify(f) for f in (e.name, *e.aliases)}]
+        if len(matches) == 1:
+            return _Focus(matches[0], f"from the file path ({stem})")
+    return None
+
+
+def _path_stem(doc_id: str) -> str:
+    """``doc/…/services/checkout-md`` → "checkout"; ``…/cart/readme-md`` → "cart"."""
+    parts = [p for p in doc_id.split("/") if p]
+    while parts:
+        stem = re.sub(r"-(?:md|markdown|rst|txt|html?|adoc)$", "", parts.pop())
+        if stem not in {"readme", "index", "_index", "-index", "overview", "docs", "doc"}:
+            return stem
+    return ""
+
+
+def document_references(
+    document: SourceText,
+    bound: dict[str, list[Mention]],
+    entities: Sequence[Entity],
+    binder: Binder,
+) -> dict[str, list[Mention]]:
+    """Reference mentions per sentence id of ``document`` (only sentences that get one)."""
+    by_id = {e.id: e for e in entities}
+    subject = document_subject(document, entities, binder)
+    section: _Focus | None = None
+    focus = subject
+    previous: list[Mention] = []
+    found: dict[str, list[Mention]] = {}
+    for sentence in document.sentences:
+        mentions = [m for m in bound.get(sentence.id, []) if not m.ambiguous]
+        text = sentence.text
+        line = _Line.of(document.text, sentence.start, text)
+        refs: list[Mention] = []
+        if _is_heading(document.text, sentence.start, sentence.end):
+            named = [m for m in mentions if (m.end - m.start) * 2 >= len(text.strip())]
+            entity = by_id.get(named[0].entity_id or "") if len(named) == 1 else None
+            section = _Focus(entity, f"from the heading {text.strip()!r}") if entity else None
+            focus = section or subject
+            previous = mentions
+            continue
+        first = min(mentions, key=lambda m: m.start, default=None)
+        starts_with_name = first is not None and _opens_with_name(
+            text, first.start - sentence.start
+        )
+        if not starts_with_name:
+            ref = _coreference(sentence.id, sentence.start, text, focus, previous, by_id)
+            if ref is not None:
+                refs.append(ref)
+            elif implicit := _implicit_subjects(
+                sentence.id, sentence.start, text, line, mentions, section, by_id
+            ):
+                refs.extend(implicit)
+        else:
+            refs.extend(
+                _implicit_subjects(sentence.id, sentence.start, text, line, mentions, None, by_id)
+            )
+        if refs:
+            found[sentence.id] = refs
+        lead = refs[0] if refs and refs[0].entity_id else first if starts_with_name else None
+        if lead is not None and lead.entity_id in by_id and line.item is None:
+            focus = _Focus(by_id[lead.entity_id], _why(lead, focus))
+        previous = mentions + refs
+    return found
+
+
+def _why(mention: Mention, focus: _Focus | None) -> str:
+    if mention.reference and focus is not None:
+        return focus.why
+    return f"named in the previous sentence ({mention.surface!r})"
+
+
+def _coreference(
+    sentence_id: str,
+    offset: int,
+    text: str,
+    focus: _Focus | None,
+    previous: Sequence[Mention],
+    by_id: dict[str, Entity],
+) -> Mention | None:
+    match = COREF.match(text)
+    if match is None or _DUMMY_IT.match(text):
+        return None
+    group = next(g for g in ("noun_phrase", "pronoun", "zh_phrase", "zh_pronoun") if match[g])
+    surface = match[group]
+    start, end = match.span(group)
+    target: _Focus | None = focus
+    word = surface.lower().split()[-1]
+    if word in ("latter", "former"):
+        named = sorted((m for m in previous if m.entity_id in by_id), key=lambda m: m.start)
+        if not named:
+            return None
+        pick = named[-1] if word == "latter" else named[0]
+        target = _Focus(by_id[pick.entity_id or ""], f"the {word} of the previous sentence")
+    if target is None:
+        return None
+    noun = (match["noun"] or match["zh_noun"] or "").lower()
+    if noun and target.entity.kind not in NOUN_KINDS.get(noun, frozenset()):
+        return None
+    return Mention(
+        sentence_id,
+        offset + start,
+        offset + end,
+        surface,
+        (target.entity.id,),
+        f"{surface!r} = {target.entity.name}, {target.why}",
+        reference=True,
+    )
+
+
+def _implicit_subjects(
+    sentence_id: str,
+    offset: int,
+    text: str,
+    line: _Line,
+    mentions: Sequence[Mention],
+    section: _Focus | None,
+    by_id: dict[str, Entity],
+) -> list[Mention]:
+    """Zero-width subjects: a table row's later cells, a changelog line, a list item."""
+    cells = _cells(text) if line.table else []
+    if cells:
+        head = [m for m in mentions if cells[0][0] <= m.start - offset < cells[0][1]]
+        if len(head) != 1 or head[0].entity_id not in by_id:
+            return []
+        entity = by_id[head[0].entity_id or ""]
+        why = f"from the table row's first cell {head[0].surface!r}"
+        return [
+            _zero_width(sentence_id, offset + start, entity, why)
+            for start, _end in cells[1:]
+            if not any(m.start - offset == start for m in mentions)
+        ]
+    prefix = CHANGELOG_PREFIX.match(text)
+    if prefix:
+        name = (prefix.start("name"), prefix.end("name"))
+        named = [m for m in mentions if name[0] <= m.start - offset < name[1]]
+        if len(named) == 1 and named[0].entity_id in by_id:
+            entity = by_id[named[0].entity_id or ""]
+            why = f"from the line's prefix {prefix.group().strip()!r}"
+            return [_zero_width(sentence_id, offset + prefix.end(), entity, why)]
+        return []
+    if line.item is not None and section is not None:
+        if any(m.start - offset == line.item for m in mentions):
+            return []
+        return [_zero_width(sentence_id, offset + line.item, section.entity, section.why)]
+    return []
+
+
+@dataclass(frozen=True)
+class _Line:
+    """Where a sentence sits on its line: a list item (where its text starts) or a table row."""
+
+    item: int | None
+    table: bool
+
+    @classmethod
+    def of(cls, document_text: str, start: int, text: str) -> _Line:
+        line_start = document_text.rfind("\n", 0, start) + 1
+        before = document_text[line_start:start]
+        if before.strip() == "" or re.fullmatch(rf"\s*{_LIST_MARKER}", before):
+            marker = LIST_ITEM.match(text)
+            item = marker.end() if marker else (0 if before.strip() else None)
+        else:
+            item = None
+        return cls(item, before.lstrip().startswith("|") or text.count("|") >= 2)
+
+
+def _zero_width(sentence_id: str, at: int, entity: Entity, why: str) -> Mention:
+    return Mention(
+        sentence_id,
+        at,
+        at,
+        "",
+        (entity.id,),
+        f"implicit subject = {entity.name}, {why}",
+        reference=True,
+    )
+
+
+def _cells(text: str) -> list[tuple[int, int]]:
+    """Content spans of a table row's cells (``a | b | c``), else none."""
+    if "|" not in text or "\n" in text.strip() or re.fullmatch(r"[\s|:\-+=]+", text):
+        return []
+    bounds = [-1, *(i for i, c in enumerate(text) if c == "|"), len(text)]
+    spans = []
+    for a, b in pairwise(bounds):
+        cell = text[a + 1 : b]
+        if cell.strip():
+            left = len(cell) - len(cell.lstrip())
+            spans.append((a + 1 + left, a + 1 + len(cell.rstrip())))
+    return spans if len(spans) >= 2 else []
+
+
+def _is_heading(text: str, start: int, end: int) -> bool:
+    """A short line standing alone, without closing punctuation (loaders strip '#')."""
+    line = text[start:end].strip()
+    if not line or "\n" in line or line.endswith(_END_PUNCTUATION) or "|" in line:
+        return False
+    if (
+        len(line.split()) > MAX_HEADING_WORDS
+        or LIST_ITEM.match(line)
+        or line.startswith(("`", "[", "<"))
+    ):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    prefix = text[line_start:start]
+    if re.fullmatch(r"[ \t]*#{1,6}[ \t]*", prefix):  # a Markdown heading kept by the loader
+        return not text[end : end + 1].strip()
+    if prefix.strip():
+        return False
+    head = text[:line_start].rstrip(" \t")
+    alone_before = (
+        not head.strip()
+        or head.endswith("\n\n")
+        or bool(re.search(r"\n[ \t]*\n$|\n[=\-~^*#+]{3,}\n$", head + "\n"))
+    )
+    tail = text[end : end + 200]
+    after = tail.lstrip(" \t")
+    underline = re.match(r"\n[=\-~^*#+]{3,}[ \t]*(?:\n|$)", tail)
+    return alone_before and (
+        not after.strip() or bool(re.match(r"\n[ \t]*\n", after)) or bool(underline)
+    )
+
+
+def _opens_with_name(text: str, position: int) -> bool:
+    """The sentence opens with the name: only a list marker, markup or a determiner before it."""
+    head = LIST_ITEM.sub("", text[:position], count=1)
+    return bool(_OPENING.fullmatch(head))
+
+
+def _by_id(entities: Sequence[Entity], entity_id: str | None) -> Entity | None:
+    return next((e for e in entities if e.id == entity_id), None)
+
+
+def with_references(edges: Sequence[Edge], mentions: Sequence[Mention]) -> list[Edge]:
+    """Edges with the reason of any reference mention an end rests on."""
+    refs = {(m.entity_id, m.start, m.end): m.reason for m in mentions if m.reference}
+    if not refs:
+        return list(edges)
+    out = []
+    for edge in edges:
+        s = refs.get((edge.subject, *edge.subject_span)) if edge.subject_span else None
+        o = refs.get((edge.object, *edge.object_span)) if edge.object_span else None
+        out.append(
+            dataclasses.replace(edge, subject_reference=s or "", object_reference=o or "")
+            if s or o
+            else edge
+        )
+    return out
+
+
+def read_corpus(
+    documents: Sequence[SourceText], catalog: Catalog | None, progress: Progress | None = None
+) -> tuple[tuple[Entity, ...], list[tuple[Sentence, list[Mention]]]]:
+    """Every sentence with its mentions: the names the binder finds, then the references the
+    document's own structure adds (the catalog's entities, else the discovered ones)."""
+    entities = tuple(catalog.entities if catalog else discover_entities(documents))
+    binder = Binder(entities)
+    read: list[tuple[Sentence, list[Mention]]] = []
+    for document in documents:
+        bound = {s.id: binder.bind(s) for s in document.sentences}
+        refs = document_references(document, bound, entities, binder)
+        read.extend((s, bound[s.id] + refs.get(s.id, [])) for s in document.sentences)
+        if progress:
+            progress(1)
+    return entities, read
