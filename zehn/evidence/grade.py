@@ -141,6 +141,8 @@ class GradedHop:
             "label": self.label,
             "reason": self.best.reason,
             "key": self.best.evidence.key,
+            # an end the sentence names by reference, with how it was read ("'It' = …, from …")
+            "references": [r.reason for r in self.best.evidence.references()],
             "other_sentences": [
                 {"sentence_id": g.evidence.sentence_id, "label": g.label, "reason": g.reason}
                 for g in self.alternatives
@@ -271,7 +273,12 @@ class Grader:
         if source_problem or target_problem:
             return Grade(INSUFFICIENT, source_problem or target_problem or "", evidence)
         assert source is not None and target is not None
+        referred = "".join(f"; {r.reason}" for r in references if r in (source, target))
         spans = ((source.start, source.end), (target.start, target.end))
+
+        def graded(label: str, reason: str) -> Grade:
+            return Grade(label, reason + referred, evidence, *spans)
+
         stated = [
             e
             for e in sentence_edges(sentence, mentions, "grader")[0]
@@ -281,36 +288,24 @@ class Grader:
         name_a, name_b = self._name(evidence.source), self._name(evidence.target)
         claim = f"{name_a} {evidence.rel_type} {name_b}"
         if evidence.negated or any(e.negated for e in stated):
-            return Grade(INSUFFICIENT, f"the sentence negates {claim}", evidence, *spans)
+            return graded(INSUFFICIENT, f"the sentence negates {claim}")
         if evidence.hedged or any(e.hedged for e in stated):
-            return Grade(
+            return graded(
                 INSUFFICIENT,
                 f"the sentence states {claim} only as a plan, question, condition or hearsay",
-                evidence,
-                *spans,
             )
         if stated:
-            referred = "".join(f"; {r.reason}" for r in references if r in (source, target))
-            return Grade(
-                SUPPORTED,
-                f"the sentence states {claim} (cue {stated[0].cue!r}){referred}",
-                evidence,
-                *spans,
-            )
+            return graded(SUPPORTED, f"the sentence states {claim} (cue {stated[0].cue!r})")
         if evidence.text.rstrip(" \"'”’)").endswith(("?", "？")):
-            return Grade(INSUFFICIENT, f"the sentence only asks whether {claim}", evidence, *spans)
+            return graded(INSUFFICIENT, f"the sentence only asks whether {claim}")
         if _SPECULATIVE.search(evidence.text):
-            return Grade(
+            return graded(
                 INSUFFICIENT,
                 f"the sentence is conditional or speculative and does not state {claim}",
-                evidence,
-                *spans,
             )
-        return Grade(
+        return graded(
             INFERRED,
             f"the sentence mentions {name_a} and {name_b} but does not state {evidence.rel_type}",
-            evidence,
-            *spans,
         )
 
     def _find(
