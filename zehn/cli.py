@@ -135,9 +135,17 @@ def _parser() -> argparse.ArgumentParser:
 
     compare = sub.add_parser("compare", help="build each strategy's graph and score it on gold")
     compare.add_argument(
-        "--corpus", type=Path, default=SAMPLE_DIR, help="folder with sources/ and gold/"
+        "--corpus",
+        type=Path,
+        help="corpus folder or files (default: the gold's `corpus:`, else data/sample)",
+    )
+    compare.add_argument(
+        "--gold", type=Path, help="gold folder with relations.yaml (default: CORPUS/gold)"
     )
     compare.add_argument("--strategies", default=",".join(STRATEGIES))
+    compare.add_argument(
+        "--details", action="store_true", help="list unmatched edges and missed gold relations"
+    )
     compare.add_argument("--json", action="store_true")
     compare.set_defaults(handler=_compare)
 
@@ -296,28 +304,18 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
 
 def _compare(args: argparse.Namespace, settings: Settings) -> int:
     from zehn.evaluate.compare import compare_strategies
+    from zehn.evaluate.render import render_comparison
 
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    corpus = args.corpus if args.corpus is not None or args.gold is not None else SAMPLE_DIR
     client = GraphClient.connect(settings)
-    frame = compare_strategies(client, args.corpus, strategies, settings)
+    frame = compare_strategies(
+        client, corpus, strategies, settings, gold=args.gold, details=args.details
+    )
     if args.json:
-        print(frame.to_json(orient="records", indent=2))
+        print(frame.to_json(orient="records", indent=2, force_ascii=False))
     else:
-        columns = [
-            "strategy", "status", "edges", "precision", "recall", "f1", "fact_verbatim_rate",
-            "binding_error_rate", "flag_agreement", "ambiguous_mentions", "extraction_s",
-        ]  # fmt: skip
-        shown = frame[[c for c in columns if c in frame]].copy()
-        shown["status"] = shown["status"].str.slice(0, 70)
-        print(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", na_rep="-"))
-        predicates = [c for c in frame.columns if str(c).startswith("edges_")]
-        print("\nedges per predicate:")
-        counts = frame.set_index("strategy")[predicates]
-        print(
-            counts.rename(columns=lambda c: str(c).removeprefix("edges_")).T.to_string(
-                float_format=lambda v: f"{v:.0f}", na_rep="-"
-            )
-        )
+        print(render_comparison(frame, details=args.details))
     return EXIT_OK
 
 
