@@ -27,9 +27,11 @@ from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
     STRATEGIES,
     BuildReport,
+    CorpusLayout,
     resolve_graph,
 )
 from zehn.models.factory import make_model
+from zehn.reading.discover import suggest_for_path
 from zehn.reading.lang import detect_language
 from zehn.review.audit import AuditStore
 from zehn.store.health import Health
@@ -167,6 +169,16 @@ def _parser() -> argparse.ArgumentParser:
     delete = graph_sub.add_parser("delete")
     delete.add_argument("name")
     graph.set_defaults(handler=_graph)
+
+    catalog = sub.add_parser("catalog", help="entity catalogs: suggest one for a corpus")
+    catalog_sub = catalog.add_subparsers(dest="action", required=True)
+    suggest = catalog_sub.add_parser(
+        "suggest", help="discover the corpus's entities and write them as a catalog to curate"
+    )
+    suggest.add_argument("path", type=Path, help="a corpus folder (sources/) or files")
+    suggest.add_argument("--out", type=Path, help="write the catalog YAML here (default: stdout)")
+    suggest.add_argument("--json", action="store_true", help="print the suggestion as JSON")
+    catalog.set_defaults(handler=_catalog)
 
     health = sub.add_parser("health", help="server reachability, version, per-graph counts")
     health.add_argument("--json", action="store_true")
@@ -345,6 +357,26 @@ def _graph(args: argparse.Namespace, settings: Settings) -> int:
         name = resolve_graph(client, args.name)
         client.delete_graph(name)
         print(f"deleted graph {name}")
+    return EXIT_OK
+
+
+def _catalog(args: argparse.Namespace, settings: Settings) -> int:
+    """``catalog suggest``: discovery without a graph, as YAML that ``--catalog`` reads back."""
+    found = suggest_for_path(args.path, CorpusLayout.of(args.path).sources)
+    if not found.documents:
+        reason = f"no documents could be read from {args.path}"
+        return _error(args, reason, "CorpusError", skipped=found.to_dict()["skipped"])
+    if args.out:
+        try:
+            args.out.write_text(found.to_yaml(), encoding="utf-8")
+        except OSError as e:
+            return _error(args, f"cannot write {args.out}: {e.strerror or e}", "OSError")
+    if args.json:
+        _print_json({"status": "ok", **found.to_dict(), "out": str(args.out or "") or None})
+    elif args.out:
+        print(f"{len(found.suggestions)} entities from {found.documents} documents: {args.out}")
+    else:
+        sys.stdout.write(found.to_yaml())
     return EXIT_OK
 
 

@@ -138,3 +138,54 @@ def test_mixed_chinese_text_sentences_are_exact_slices(doc: str) -> None:
         assert doc[s.start : s.end] == s.text and s.text == s.text.strip()
         assert s.start >= previous_end
         previous_end = s.end
+
+
+def test_each_line_of_a_graphviz_directive_is_its_own_sentence() -> None:
+    doc = (
+        "Design notes. The ledger is old.\n\n"
+        ".. graphviz::\n\n"
+        "   digraph {\n"
+        '       api -> ledger [label="charges. Then"]\n'
+        '       ledger [label="Ledger"]\n'
+        "   }\n\n"
+        "After the diagram\nwrapped line.\n"
+    )
+    assert texts(doc) == [
+        "Design notes.",
+        "The ledger is old.",
+        ".. graphviz::",
+        "digraph {",
+        'api -> ledger [label="charges. Then"]',  # a diagram line is never cut inside
+        'ledger [label="Ledger"]',
+        "After the diagram\nwrapped line.",
+    ]
+
+
+def test_mermaid_and_plantuml_lines_keep_their_markers() -> None:
+    doc = "```mermaid\ngraph TD\n  a[Start. Then go] --> b\n```\n\n@startuml\n- x\n@enduml\n"
+    assert texts(doc) == [
+        "```mermaid",
+        "graph TD",
+        "a[Start. Then go] --> b",
+        "@startuml",
+        "- x",  # a list marker outside a diagram, a diagram line's text inside one
+        "@enduml",
+    ]
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [".. graphviz::\n", ".. mermaid::\n", "```mermaid\n", "```\n", "@startuml\n",
+             "@enduml\n", "   a -> b\n", "\ta --> b. C\n", "  ", "\n", "- item\n", "x. Y\n",
+             "\r\n", "\u2028", "digraph {\n", "}\n", "# H\n"]
+        ),
+        max_size=40,
+    ).map("".join)
+)  # fmt: skip
+def test_texts_with_diagrams_split_into_exact_slices(doc: str) -> None:
+    previous_end = 0
+    for s in split_sentences("doc/x", doc):
+        assert doc[s.start : s.end] == s.text and s.text == s.text.strip()
+        assert s.start >= previous_end
+        previous_end = s.end

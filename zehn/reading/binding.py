@@ -9,13 +9,22 @@ team, service, customer) binds only when a kind cue next to it decides
 ("… team", "… Ltd.", "the … service"); otherwise the mention is ambiguous and
 keeps every candidate. Near-miss code-like names ("orgin-mapper") bind by
 fuzzy match only when one catalog name is clearly closest.
+
+A discovered name that is also ordinary English ("cart", "email", "fraud detection") binds
+only where the text marks it as the component: its kind word next to it ("the cart
+service"), code or emphasis markup (`` `cart` ``, ``*scheduler*``, a link's text), a line
+of its own (a heading or a label), Title Case inside a sentence ("Fraud Detection"), an
+identifier spelling ("fraud-detection"), "the" before a name that is itself a kind word
+("the scheduler"), or the page being about it (``subjects``). The marks are read from the
+sentence alone, so the grader re-reading a sentence binds it the same way. Catalog names are
+trusted as they are.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -23,6 +32,7 @@ from itertools import pairwise
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
+from zehn.reading.lexicon import head_of, is_ordinary, is_ordinary_phrase
 from zehn.reading.model import Entity, Mention
 from zehn.reading.vocabulary import EntityKind
 
@@ -59,6 +69,7 @@ class _Form:
     entity_id: str
     text: str
     case_sensitive: bool
+    marked_only: bool = False  # a discovered ordinary word: binds only where marked
 
 
 @dataclass(frozen=True)
@@ -100,7 +111,8 @@ class Binder:
                 words = [t.text for t in tokens(form)]
                 if not words or len(words) > MAX_FORM_TOKENS:
                     continue
-                entry = _Form(entity.id, form, _is_weak(form, entity, words))
+                marked_only = entity.origin != "catalog" and all(is_ordinary(w) for w in words)
+                entry = _Form(entity.id, form, _is_weak(form, entity, words), marked_only)
                 bucket = self._forms[_key(words)]
                 first = words[0].lower()
                 self._longest[first] = max(self._longest.get(first, 0), len(words))
@@ -110,27 +122,33 @@ class Binder:
                     code_like[form].add(entity.id)
         self._code_like = {form: ids for form, ids in code_like.items() if len(ids) == 1}
 
-    def bind(self, sentence: Sentence) -> list[Mention]:
-        """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping."""
+    def bind(self, sentence: Sentence, subjects: Collection[str] = ()) -> list[Mention]:
+        """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping.
+
+        ``subjects`` are the entities the sentence's document is about: their ordinary-word
+        names bind there unmarked.
+        """
         text = sentence.text
         toks = tokens(text)
         mentions: list[Mention] = []
         taken: list[tuple[int, int]] = []
         i = 0
         while i < len(toks):
-            found = self._longest_at(text, toks, i)
+            found = self._longest_at(text, toks, i, subjects)
             if found is None:
                 i += 1
                 continue
-            n, forms = found
+            n, forms, mark = found
             start, end = toks[i].start, toks[i + n - 1].end
-            mentions.append(self._mention(sentence, start, end, forms))
+            mentions.append(self._mention(sentence, start, end, forms, mark))
             taken.append((start, end))
             i += n
         mentions.extend(self._fuzzy(sentence, taken))
         return sorted(mentions, key=lambda m: m.start)
 
-    def _longest_at(self, text: str, toks: list[_Token], i: int) -> tuple[int, list[_Form]] | None:
+    def _longest_at(
+        self, text: str, toks: list[_Token], i: int, subjects: Collection[str] = ()
+    ) -> tuple[int, list[_Form], str] | None:
         longest = self._longest.get(toks[i].text.lower(), 0)
         if not longest:
             return None
@@ -155,17 +173,29 @@ class Binder:
             usable = [f for f in forms if not f.case_sensitive or _same_case(window, f.text)]
             if usable and all(f.case_sensitive for f in usable) and window[0].start == 0:
                 continue  # "Search results …": a capitalised word opening a sentence
+            mark = ""
+            if any(f.marked_only for f in usable):
+                start = window[0].start
+                mark = _mark(text, start, end, self._kinds(usable), subjects, usable)
+                usable = [f for f in usable if not f.marked_only or mark]
             if usable:
-                return n, usable
+                return n, usable, mark
         return None
 
-    def _mention(self, sentence: Sentence, start: int, end: int, forms: list[_Form]) -> Mention:
+    def _kinds(self, forms: list[_Form]) -> set[str]:
+        return {self.entities[f.entity_id].kind for f in forms}
+
+    def _mention(
+        self, sentence: Sentence, start: int, end: int, forms: list[_Form], mark: str = ""
+    ) -> Mention:
         surface = sentence.text[start:end]
         exact = [f for f in forms if f.text.lower() == surface.lower()]
         if exact and len({f.entity_id for f in exact}) < len({f.entity_id for f in forms}):
             forms = exact  # "redwood-inference" as written is the service's own alias
         ids = tuple(dict.fromkeys(f.entity_id for f in forms))
         reason = _form_reason(surface, forms[0], self.entities[forms[0].entity_id])
+        if mark and forms[0].marked_only:
+            reason = f"{reason}, marked by {mark}"
         if len(ids) > 1:
             decided = self._decide_by_cue(sentence.text, start, end, ids)
             if decided is not None:
@@ -222,6 +252,56 @@ class Binder:
                 )
             )
         return found
+
+
+_OPENERS = {"`": "`", "*": "*", "_": "_", "[": "]", '"': '"', "“": "”", "'": "'", "「": "」"}
+_MARKUP_CHARS = "`*_[]\"“”'「」()"
+_LABEL_JUNK = re.compile(r"[\s`*_\[\]\"“”'「」():：.,;!?#|>-]+")
+_HEAD_AFTER = re.compile(r"^[ \t-]?([A-Za-z]+)")
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+# On its own page a plain name is the subject after a definite word or a preposition ("the
+# cart", "calls cart"), not after "a" or a modifier ("a LangGraph agent", "shopping cart").
+_DEFINITE_BEFORE = re.compile(
+    r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
+    r"or|via|into|through|than|as|at|about|when|if|calls?|uses?|reads?|writes?)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _mark(
+    text: str,
+    start: int,
+    end: int,
+    kinds: set[str],
+    subjects: Collection[str],
+    forms: list[_Form],
+) -> str:
+    """Why an ordinary-word name at ``text[start:end]`` names the component here, or ''."""
+    surface = text[start:end]
+    if not is_ordinary_phrase(surface):
+        return f"its spelling {surface!r}"
+    words = surface.split()
+    own_head = head_of(words[-1])
+    if len(words) > 1 and own_head is not None and own_head.kind in kinds:
+        return f"its kind word {words[-1]!r}"
+    after = _HEAD_AFTER.match(text[end : end + 20])
+    head = head_of(after.group(1)) if after else None
+    if after and head is not None and head.kind in kinds:
+        return f"the kind word {after.group(1)!r} after it"
+    before = text[start - 1] if start > 0 else ""
+    closer = _OPENERS.get(before)
+    if before == "`" or (closer is not None and text[end : end + 1] == closer):
+        return "markup"
+    rest = _LABEL_JUNK.sub("", text[:start] + text[end:])
+    if not rest or (head is not None and rest.lower() == after.group(1).lower() if after else 0):
+        return "a line of its own"
+    if len(words) > 1 and start > 0 and all(w[:1].isupper() for w in words):
+        return "Title Case"
+    if own_head is not None and own_head.kind in kinds and _THE_BEFORE.search(text[:start]):
+        return f"'the' before the kind word {surface!r}"
+    if any(f.entity_id in subjects for f in forms) and _DEFINITE_BEFORE.search(text[:start]):
+        return "the page being about it"
+    return ""
 
 
 def _contiguous(text: str, window: list[_Token]) -> bool:

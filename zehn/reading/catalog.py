@@ -1,8 +1,14 @@
-"""The entity catalog: ``name``, ``kind``, ``aliases``, ``owner``, as service catalogs export."""
+"""The entity catalog: ``name``, ``kind``, ``aliases``, ``owner``, as service catalogs export.
+
+Other keys of an entry are kept as documentation and ignored (``zehn catalog suggest`` writes
+``mentions``, ``first_sentence`` and ``reasons`` for the analyst). ``origin: discovered``, as a
+suggested entry carries it, keeps the cautious binding of discovered names: a name that is an
+ordinary English word binds only where the text marks it; without it a name binds everywhere.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,10 +88,32 @@ def _entity(entry: Any, index: int, source: str) -> Entity:
     if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
         raise CatalogError(source, f"entry {index} ({name!r}): aliases must be a list of names")
     owner = entry.get("owner")
+    origin = entry.get("origin") or "catalog"
+    if origin not in _ORIGINS:
+        raise CatalogError(
+            source, f"entry {index} ({name!r}) has origin {origin!r}; use {_ORIGINS}"
+        )
     return Entity(
         name=name.strip(),
         kind=str(kind),
         aliases=tuple(a.strip() for a in aliases),
         owner=str(owner) if owner else None,
         description=str(entry.get("description") or ""),
+        origin=str(origin),
     )
+
+
+_ORIGINS = ("catalog", "discovered")
+
+
+def catalog_yaml(entries: Sequence[Mapping[str, object]], header: str = "") -> str:
+    """A catalog file of ``entries`` (``entities:`` list) that ``Catalog.load`` reads back;
+    ``header`` lines become comments at the top."""
+    comments = "".join(f"# {line}".rstrip() + "\n" for line in header.splitlines())
+    body = yaml.safe_dump(
+        {"entities": [dict(e) for e in entries]},
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+    )
+    return comments + body

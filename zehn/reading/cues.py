@@ -5,6 +5,58 @@ filler ("publishes an invoice.created event **to** billing-events"), after
 which the object is read. Passive cues swap subject and object ("search-api
 is called by web-frontend" means web-frontend CALLS search-api).
 
+English forms and the one predicate each states (X is the mention before the
+cue, Y the mention after it or after its tail, Z the agent after a later "by"):
+
+======================================================  =================  ===================
+form                                                    predicate          edge
+======================================================  =================  ===================
+X calls / invokes / requests Y; X sends requests to Y   CALLS              X → Y
+X talks to / interacts with / communicates with /       CALLS              X → Y
+  connects to Y; X calls out to Y
+X listens to / on Y; X consumes / subscribes to Y       CONSUMES_FROM      X → Y
+X proxies Y; X forwards / routes / relays / dispatches  CALLS              X → Y
+  / redirects / submits / assigns / hands off … to Y
+  (requests and work are handed on)
+Y is called / invoked / requested by X;                 CALLS              X → Y
+  Y is proxied / routed / forwarded / fronted by X
+X queries Y                                             CALLS; READS_FROM  X → Y
+Y is queried by X                                         when Y is a      X → Y
+                                                          datastore
+X sends / exports / pushes / uploads / streams … to Y   FEEDS; PUBLISHES_  X → Y
+                                                          TO to a topic
+X reads / retrieves / fetches / pulls / polls /         READS_FROM         X → Y
+  scrapes Y (or … from Y); X loads / downloads … from Y
+Y is read / retrieved / fetched / pulled / polled /     READS_FROM         X → Y
+  scraped / loaded by X
+X is read / retrieved / fetched / loaded … from Y       READS_FROM         X → Y, or Z → Y
+  [by Z]
+X writes / stores / persists … Y (or … to/in/into/onto  WRITES_TO          X → Y
+  Y); X saves / caches / dumps / flushes … to/in Y
+Y is written / stored / persisted / saved by X          WRITES_TO          X → Y
+X is written / stored / saved / cached … to/in Y        WRITES_TO          X → Y, or Z → Y
+  [by Z]
+X depends / relies on Y; X requires / needs Y           DEPENDS_ON         X → Y
+X is backed / powered by Y; X is built / based on Y;    DEPENDS_ON         X → Y (X stays
+  X is exposed / served / reached / accessed                                 the subject: it
+  through/via Y                                                              cannot work
+                                                                             without Y)
+X has / needs / requires (direct) access to Y           DEPENDS_ON         X → Y
+X uses / leverages / utilizes / employs Y               USES               X → Y
+… X <cue> … via / through Y (a means of X's clause)     USES               X → Y (subject
+                                                                             carried, never
+                                                                             the mention
+                                                                             before "via")
+X connects A with/to B; X connects A and B;             middle (below)     A → X → B
+  X sits / is between A and B
+======================================================  =================  ===================
+
+A middle component X (``form="middle"``) joins the first end A to the second
+end B: when X is a topic, or the sentence describes it with a messaging noun
+("a queue that connects A with B", "X, the message broker, sits between …"),
+A PUBLISHES_TO X and B CONSUMES_FROM X; otherwise A CALLS X and X CALLS B.
+"X is proxied/routed to Y" names no caller and makes no edge.
+
 Chinese cues need no word boundaries. Chinese often puts a preposition before
 the object and the verb after it ("indexer 从 event-bus 消费", "search-api 被
 web-frontend 调用", "indexer 由 Search team 负责"): such a cue is the
@@ -16,8 +68,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
+from zehn.reading.cues_zh import ZH_PROSE_CUES
 from zehn.reading.vocabulary import Predicate
+
+Form = Literal["verb", "middle", "means"]
 
 
 @dataclass(frozen=True)
@@ -27,14 +83,43 @@ class Cue:
     tail: re.Pattern[str] | None = None
     passive: bool = False
     cjk: bool = False  # a Chinese cue: its tail may follow a filler without spaces
+    # the object only after the tail ("loads … from X"): "X loads Y" is no read of Y
+    tail_only: bool = False
+    # "X is retrieved from Y by Z": the place Y is the object; the agent Z, when named after
+    # "by", is the subject instead of X
+    agent: bool = False
+    # (object kind, predicates) pairs that replace ``predicates`` for an object of that kind
+    by_kind: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # "verb": subject before, object after; "middle": X connects A with B (see the table);
+    # "means": "… via Z", whose subject is the subject of the clause it closes
+    form: Form = "verb"
+
+    def predicates_for(self, object_id: str) -> tuple[str, ...]:
+        """The predicates this cue states for an object (``datastore:orders-db``): by its kind
+        where the cue says so ("queries" a datastore reads from it), else the cue's own."""
+        kind = object_id.split(":", 1)[0]
+        return next((p for k, p in self.by_kind if k == kind), self.predicates)
 
 
-def _cue(verb: str, *predicates: Predicate, tail: str | None = None, passive: bool = False) -> Cue:
+def _cue(
+    verb: str,
+    *predicates: Predicate,
+    tail: str | None = None,
+    passive: bool = False,
+    tail_only: bool = False,
+    agent: bool = False,
+    by_kind: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    form: Form = "verb",
+) -> Cue:
     return Cue(
         re.compile(rf"\b(?:{verb})\b", re.IGNORECASE),
         predicates,
         re.compile(rf"\b(?:{tail})\b", re.IGNORECASE) if tail else None,
         passive,
+        tail_only=tail_only,
+        agent=agent,
+        by_kind=by_kind,
+        form=form,
     )
 
 
@@ -54,10 +139,13 @@ def _then(verbs: str) -> str:
 
 _BE = r"(?:is|are|was|were|be|been|being|gets|get)\s+(?:\w+ly\s+|also\s+|only\s+|still\s+)?"
 
+# "queries a datastore" reads from it; "sends … to a topic" publishes to it
+_DATASTORE_READ = (("datastore", (Predicate.READS_FROM,)),)
+_TOPIC_PUBLISH = (("topic", (Predicate.PUBLISHES_TO,)),)
+
 CUES: tuple[Cue, ...] = (
     # passive voice first: "X is called by Y" -> Y CALLS X
-    _cue(_BE + r"(?:called|invoked|requested|queried)\s+(?:by|from)", Predicate.CALLS,
-         passive=True),
+    _cue(_BE + r"(?:called|invoked|requested)\s+(?:by|from)", Predicate.CALLS, passive=True),
     _cue(_BE + r"fed\s+by", Predicate.FEEDS, passive=True),
     _cue(_BE + r"(?:affected|impacted)\s+by", Predicate.AFFECTS, passive=True),
     _cue(_BE + r"used\s+by", Predicate.USES, passive=True),
@@ -78,10 +166,57 @@ CUES: tuple[Cue, ...] = (
     _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
     _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),
     _cue(r"reads?|reading|polls?|polling|pulls?|fetch(?:es)?", Predicate.READS_FROM, tail=r"from"),
-    _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in"),
+    _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
     _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
     _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),
     _cue(r"owns?|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
+    # --- the forms of real prose (the table above); after the first ones, whose order the
+    # ``cooccurrence`` baseline reads its guess from
+    _cue(_BE + r"queried\s+(?:by|from)", Predicate.CALLS, passive=True, by_kind=_DATASTORE_READ),
+    _cue(_BE + r"(?:proxied|routed|forwarded|fronted|load[- ]balanced)\s+by", Predicate.CALLS,
+         passive=True),
+    _cue(_BE + r"(?:scraped|retrieved|fetched|pulled|loaded)\s+by", Predicate.READS_FROM,
+         passive=True),
+    _cue(_BE + r"(?:written|persisted|stored|saved)\s+by", Predicate.WRITES_TO, passive=True),
+    # a passive with a place: "X is retrieved from Y [by Z]" -> X (or Z) READS_FROM Y
+    _cue(_BE + r"(?:read|retrieved|fetched|pulled|loaded|downloaded|polled)\s+from",
+         Predicate.READS_FROM, agent=True),
+    _cue(_BE + r"(?:written|stored|persisted|saved|cached|kept|flushed)\s+(?:to|in|into|onto)",
+         Predicate.WRITES_TO, agent=True),
+    # passive in form, but X stays the subject: "X is backed by Y" -> X DEPENDS_ON Y
+    _cue(_BE + r"(?:backed|powered)\s+by|" + _BE + r"built\s+(?:on|upon)(?:\s+top\s+of)?"
+         r"|" + _BE + r"based\s+on"
+         r"|" + _BE + r"(?:exposed|served|reached|accessed)\s+(?:through|via)",
+         Predicate.DEPENDS_ON),
+    _cue(r"(?:has|have|had|having|gets?|got|needs?|requires?|requiring|needing)\s+(?:\w+\s+)?"
+         r"access\s+to", Predicate.DEPENDS_ON),
+    _cue(r"orchestrates?|orchestrating", Predicate.CALLS),
+    _cue(r"(?:talks?|talking|talked|interacts?|interacting|interacted|communicates?|communicating"
+         r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"
+         r"|calls?\s+out\s+to|reach(?:es)?\s+out\s+to", Predicate.CALLS),
+    _cue(r"proxies|proxying", Predicate.CALLS, tail=r"to"),
+    _cue(r"forwards?|forwarding|routes?|routing|relays?|relaying|dispatch(?:es)?|dispatching"
+         r"|redirects?|redirecting|submits|submitting|assigns|assigning|hands\s+(?:off|over)",
+         Predicate.CALLS, tail=r"to", tail_only=True),
+    _cue(r"quer(?:y|ies|ying|ied)", Predicate.CALLS, by_kind=_DATASTORE_READ),
+    _cue(r"sends?|sending|exports?|exporting|push(?:es|ing)?|uploads?|uploading|streams|streaming",
+         Predicate.FEEDS, tail=r"to|into|onto", tail_only=True, by_kind=_TOPIC_PUBLISH),
+    _cue(r"leverages?|leveraging|utili[sz]es?|utili[sz]ing|employs|makes\s+use\s+of",
+         Predicate.USES),
+    _cue(r"fetching|retriev(?:es?|ing)|scrapes?|scraping", Predicate.READS_FROM, tail=r"from"),
+    _cue(r"loads?|loading|downloads?|downloading|parses|parsing|extracts|extracting",
+         Predicate.READS_FROM, tail=r"from", tail_only=True),
+    _cue(r"persisting|storing", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
+    _cue(r"saves?|saving|caches|caching|dumps?|dumping|flush(?:es)?|flushing|serializes|serialising"
+         r"|serializing|serialises|inserts|inserting", Predicate.WRITES_TO, tail=r"to|into|in|onto",
+         tail_only=True),
+    _cue(r"listens?\s+(?:to|on)|listening\s+(?:to|on)", Predicate.CONSUMES_FROM),
+    # a middle component: "X connects A with B", "X sits between A and B"
+    _cue(r"connects?|connecting|bridges?|bridging|sits?\s+(?:in\s+)?between"
+         r"|(?:is|are)\s+(?:placed\s+|located\s+)?(?:in\s+)?between",
+         Predicate.CALLS, Predicate.PUBLISHES_TO, Predicate.CONSUMES_FROM, form="middle"),
+    # the means of the clause before: "X connects to Y through Z" -> X USES Z
+    _cue(r"via|through|by\s+means\s+of|by\s+way\s+of", Predicate.USES, form="means"),
     # --- Chinese: passive ("search-api 被 web-frontend 调用" -> web-frontend CALLS search-api)
     _zh(r"(?:被|由(?!于))" + _then(r"调用|请求"), Predicate.CALLS, passive=True),
     _zh(r"被" + _then(r"依赖"), Predicate.DEPENDS_ON, passive=True),
@@ -114,6 +249,8 @@ CUES: tuple[Cue, ...] = (
     _zh(r"发布|推送", Predicate.PUBLISHES_TO, tail=r"到|至"),
     _zh(r"消费(?!者|组)|订阅", Predicate.CONSUMES_FROM),
     _zh(r"负责(?!人)|拥有|维护", Predicate.OWNS),
+    *(Cue(re.compile(c.verb), c.predicates, re.compile(c.tail) if c.tail else None, c.passive,
+          cjk=True, tail_only=c.tail_only) for c in ZH_PROSE_CUES),
 )  # fmt: skip
 
 # Words that may stand between a subject and its verb without breaking the link.
@@ -123,8 +260,12 @@ SUBJECT_GLUE = frozenset(
     who then ever actually really typically usually always mostly partly heavily both all
     therefore again once first is are was were be been has have had to going plans plan
     planned start starts started soon eventually later probably possibly too itself
-    in turn""".split()
+    in turn begin begins began continue continues continued""".split()
 )
+# "-ly" words that are not adverbs (an adverb may stand between subject and verb: "X
+# periodically queries Y"); shorter "-ly" words (apply, reply, early) are never taken
+NOT_ADVERBS = frozenset("supply family assembly anomaly monopoly butterfly friendly".split())
+ADVERB_MIN_CHARS = 6
 # Words that may stand between a verb (or its tail) and the object.
 OBJECT_GLUE = frozenset("the a an its their our both directly only also all every each".split())
 LIST_SEPARATOR = re.compile(
@@ -140,7 +281,64 @@ COORDINATION = re.compile(
 INSTEAD_OF = re.compile(
     r"^\s*instead\s+of\s*$|^[^，,。；！？]*[，,]?\s*(?:而不是|而非|不再)\s*$", re.IGNORECASE
 )
-FILLER_MAX_WORDS = 4
+# "stores the items in the user's shopping cart in Valkey": words between a verb and its tail
+FILLER_MAX_WORDS = 8
+# what ends a filler: a clause of its own starts ("reads a file that X writes to Y")
+FILLER_BREAK = re.compile(
+    r"[,;:.!?()\[\]]|\b(?:and|but|or|that|which|who|when|while|because|if|so|then|after|before"
+    r"|until|unless|where|whereas|instead|rather)\b",
+    re.IGNORECASE,
+)
+# Markup around names is not a word: "*scheduler* and *triggerer*", "[k6](https://k6.io/)",
+# "``redis``", "`Flower <https://…>`__", "**Workers**". Removed from gaps before they are read.
+MARKUP = re.compile(r"\]\([^)\s]*\)|\s*<[a-z][\w+.-]*://[^>\s]*>|[*_`\[\]\"“”‘’]|(?<!\w)'|'(?!\w)")
+# Where a cue never fires: code spans and URLs (a mention in a code span still counts).
+CODE_SPAN = re.compile(r"`+[^`\n]+?`+")
+URL = re.compile(r"\b[a-z][\w+.-]*://[^\s)>\]`]+|\]\([^)\s]*\)", re.IGNORECASE)
+# A description of the subject between it and its verb: "X is a queue that connects …",
+# "X is used as a message queue service to connect …", "X, a message broker, connects …".
+_DETERMINER = r"(?:a|an|the|our|its|their|this|that)"
+SUBJECT_DESCRIPTION = re.compile(
+    rf"^\s*(?:,\s*(?:which|that|who)\s+)?(?:is|are|was|were|(?:acts?|serves?|works?)\s+as"
+    rf"|(?:is|are)\s+used\s+as)\s+{_DETERMINER}\s+[\w\s/-]{{1,60}}?\s+(?:that|which|who|to)\b"
+    rf"|^\s*,\s*{_DETERMINER}\s+[\w\s/-]{{1,60}}?\s*,(?:\s*(?:which|that|who)\b)?",
+    re.IGNORECASE,
+)
+# An object named in apposition to a short noun phrase: "saved to the database (PostgreSQL)",
+# "stores data in its cache, Valkey," (the name must close the apposition: ")" or "," / end).
+OBJECT_APPOSITION = re.compile(
+    rf"^\s*{_DETERMINER}\s+(?:[\w'-]+\s+){{0,2}}[\w-]+\s*(?P<open>[(,])\s*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+APPOSITION_CLOSE = {"(": re.compile(r"^\s*\)"), ",": re.compile(r"^\s*(?:[,.;:)]|$)")}
+# The nouns that make a middle component a messaging one ("a queue that connects A with B").
+MESSAGING = re.compile(
+    r"\b(?:queues?|brokers?|topics?|bus|event\s+bus|streams?|messag(?:e|es|ing)|pub/?sub)\b",
+    re.IGNORECASE,
+)
+# How the ends of a middle component are joined: "connects A with B", "connects A to B".
+MIDDLE_JOIN = re.compile(r"^\s*(?:with|to|and)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
+# A participle clause carries the subject of the clause before it: "X uses Y, retrieving …"
+# (between the two: a comma, after at most a few words of the first clause).
+PARTICIPLE_OPENING = re.compile(
+    r"^[^,;:.!?()]{0,60},\s*(?:\w+ly\s+|then\s+|also\s+|thereby\s+)?$", re.IGNORECASE
+)
+# A series of verb phrases after the subject that opens the sentence: "X runs on one host,
+# reads files from Y and …" (no clause of its own in between: no "when", "which" …).
+SERIES_GAP = re.compile(
+    r"^(?![^;:.!?()]*\b(?:which|that|who|when|while|because|if|although|since|where|after"
+    r"|before|until|unless|whereas|whether)\b)[^;:.!?()]{0,120},\s*(?:and\s+)?"
+    r"(?:then\s+|also\s+|\w+ly\s+)?$",
+    re.IGNORECASE,
+)
+# What opens a sentence before its subject: markup, a list marker, a determiner.
+SENTENCE_OPENING = re.compile(
+    r"^[\W_]*(?:\d{1,3}[.)]\s*|\[\d{1,3}\]\s*)?[\W_]*(?:(?:the|a|an|our|their|its|this|each|every)"
+    r"\s+[\W_]*)?$",
+    re.IGNORECASE,
+)
+# What may stand between a clause and its "via"/"through" phrase: a short, unbroken filler.
+MEANS_GAP = re.compile(r"^[^,;:.!?()]{0,60}$")
 
 # Chinese words that may stand between a subject and its verb (adverbs, modals, negations,
 # time phrases): "indexer 现在不再从 …", "billing 计划在 Q3 之前迁移到 …".

@@ -1,100 +1,527 @@
 """Entity discovery for corpora without a catalog.
 
-Conservative on purpose: code-like identifiers used at least twice
-("origin-mapper", "product-catalog") become services, and capitalised names
-followed by "service" or "team" ("Checkout Service", "the Search team")
-become services or teams. Everything found is marked ``origin="discovered"``.
+Real documentation names its components in its structure more than in its prose: the page
+title ("Cart Service"), the file path (``services/cart.md``, ``src/cart/README.md``), a
+table of services, "the checkout service", identifiers (``CeleryExecutor``,
+``frontend-proxy``), a proper name next to a kind word ("a database, usually PostgreSQL").
+``zehn.reading.clues`` gathers those clues per document; this module weighs them over the
+corpus. Variants that normalise to one name ("Billing Service", "billingservice",
+"BillingService", "billing") are one entity whose aliases keep the reason each was taken
+(``Entity.evidence``); different kinds never merge. Precision comes first: a clue that is
+weak alone (a lowercase "the quote service") needs a second one. A name that is also an
+ordinary English word binds only where the text marks it (``zehn.reading.binding``).
+Everything found is marked ``origin="discovered"``; a catalog, where there is one, wins.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
 
+from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Progress, Sentence, SourceText
+from zehn.errors import CorpusError, SourceError
 from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
+from zehn.reading.catalog import Catalog, catalog_yaml
+from zehn.reading.clues import (
+    CORROBORATED,
+    REPEATED,
+    STRONG,
+    Clue,
+    name_key,
+    proper_uses,
+    prose_clues,
+)
+from zehn.reading.lexicon import CJK_HEADS, head_of
 from zehn.reading.model import Entity, Mention
+from zehn.reading.outline import headings, path_subject
+from zehn.reading.page_clues import is_boilerplate, page_clues
+from zehn.reading.split import chunk_sentences, split_sentences
 from zehn.reading.vocabulary import EntityKind
 
 MIN_CODE_LIKE_USES = 2
-_CODE_LIKE = re.compile(r"(?<![\w./@:#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-]|\.\w)")
-_NAMED = re.compile(
-    r"\b((?:[A-Z][A-Za-z0-9]+[ -]){0,2}[A-Z][A-Za-z0-9]+)[ -](Service|service|Team|team)\b"
-)
-_NOT_NAMES = frozenset(
-    """built-in read-only on-call follow-up re-index re-indexed e-mail opt-in opt-out
-    end-to-end real-time long-running short-lived up-to-date well-known so-called
-    non-blocking high-level low-level open-source third-party cross-cutting
-    multi-tenant single-tenant""".split()
-)
-_GENERIC = frozenset(
-    """The A An This That Each Every Our Your New Add Added Adds Update Updated Updates Fix
-    Fixed Fixes Change Changed Changes Create Created Remove Removed Configure Configured Use
-    Bump Bumped Move Moved Set Make Enable Enabled Disable Disabled Implement Implemented
-    Refactor Refactored Upgrade Upgraded Replace Replaced Migrate Migrated Introduce See
-    Deploy Run Start Stop""".split()
-)
-# Hyphenated words that describe rather than name ("web-based", "low-criticality").
-_DESCRIPTIVE_PREFIXES = frozenset(
-    "non no multi single pre post self auto semi high low real re co cross un unless your my "
-    "start port run".split()
-)
-_DESCRIPTIVE_SUFFIXES = frozenset(
-    "based side facing world free exclusive time line stopped criticality level like ready "
-    "aware specific driven wide only disable enable forward instrumented instrumentation".split()
-)
+MIN_PROPER_USES = 2
+MAX_ALIASES = 12
+MIN_FAMILY = 3
+MAX_REASONS = 3
+_REASON_ORDER = (
+    "title", "path", "table", "diagram", "phrase", "camel", "code-like", "proper", "emphasis",
+    "tag", "artifact",
+)  # fmt: skip
+MIN_QUALIFIED_HEADS = 3
+# which clue's spelling becomes the name: identifiers as written first, prose last
+_NAME_PRIORITY = {
+    "code-like": 0, "path": 2, "table": 3, "diagram": 3, "camel": 4, "tag": 5, "title": 6,
+    "phrase": 7, "proper": 8,
+}  # fmt: skip
+# kinds a proper name's repeated use may confirm ("a Valkey caching service"): infrastructure
+_INFRA = frozenset({EntityKind.DATASTORE, EntityKind.TOPIC, EntityKind.COMPONENT})
+_OWNERS = frozenset({EntityKind.TEAM, EntityKind.CUSTOMER})
+_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+_MARKUP = re.compile(r"^[\s`*_\[\"“]+|[\s`*_\]\"”:]+$")
 
 
 def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
-    """Entities named in ``documents``, most frequent first, deduplicated by (kind, name)."""
-    code_like: Counter[str] = Counter()
-    named: Counter[tuple[str, str]] = Counter()
+    """Entities named in ``documents``, best supported first; one per (name, kind)."""
+    clues: list[Clue] = []
     for document in documents:
-        for sentence in document.sentences:
-            code_like.update(
-                m.group() for m in _CODE_LIKE.finditer(sentence.text) if _names_a_thing(m.group())
-            )
-            for match in _NAMED.finditer(sentence.text):
-                words = match.group(1).split()
-                while words and words[0] in _GENERIC:
-                    words.pop(0)
-                name = " ".join(words)
-                if name:
-                    named[(name, match.group(2).lower())] += 1
-    entities: dict[str, Entity] = {}
-    for name, uses in code_like.most_common():
-        if uses >= MIN_CODE_LIKE_USES:
-            entity = Entity(name=name, kind=EntityKind.SERVICE, origin="discovered")
-            entities.setdefault(entity.id, entity)
-    for (name, kind), _ in named.most_common():
-        entity = Entity(name=name, kind=kind, aliases=(f"{name} {kind}",), origin="discovered")
-        entities.setdefault(entity.id, entity)
-    return tuple(entities.values())
+        if not is_boilerplate(document):  # a license names nothing of the system
+            clues.extend(page_clues(document))
+            clues.extend(prose_clues(document))
+    clues.extend(_proper_clues(documents))
+    families = _package_families(clues)
+    clues = _requalified(clues)
+    root = _stated_aliases(clues)
+    by_key: dict[str, list[Clue]] = defaultdict(list)
+    for clue in clues:
+        key = name_key(clue.name)
+        if key:
+            by_key[root.get(key, key)].append(clue)
+    entities = [
+        e
+        for group in by_key.values()
+        if _accepted(group) and not _artifact(group, families)
+        for e in _entities(group)
+    ]
+    entities.sort(key=lambda e: -len(e.evidence))
+    unique: dict[str, Entity] = {}
+    for entity in entities:
+        unique.setdefault(entity.id, entity)
+    return tuple(unique.values())
 
 
-def _names_a_thing(identifier: str) -> bool:
-    """ "product-catalog" names a thing; "web-based", "gr-b" and "on-call" do not."""
-    parts = identifier.split("-")
-    return (
-        identifier not in _NOT_NAMES
-        and parts[0] not in _DESCRIPTIVE_PREFIXES
-        and parts[-1] not in _DESCRIPTIVE_SUFFIXES
-        and max(len(p) for p in parts) >= 4
-        and min(len(p) for p in parts) >= 2
+def _requalified(clues: list[Clue]) -> list[Clue]:
+    """A proper name written before several different heads ("the Airflow scheduler", "an
+    Airflow worker", "the Airflow database") names the system, not a component: each such
+    phrase names its head ("scheduler"), where that is an entity already, else the whole
+    phrase ("Airflow database"), and needs repeating like any phrase."""
+    heads: dict[str, set[str]] = defaultdict(set)
+    for clue in clues:
+        if clue.source == "phrase" and clue.bare and " " not in clue.bare:
+            heads[clue.bare.lower()].add(clue.head)
+    qualifiers = {q for q, nouns in heads.items() if len(nouns) >= MIN_QUALIFIED_HEADS}
+    if not qualifiers:
+        return clues
+    keys = {
+        name_key(c.name)
+        for c in clues
+        if c.alone > CORROBORATED and not (c.source == "phrase" and c.bare.lower() in qualifiers)
+    }
+    out: list[Clue] = []
+    for clue in clues:
+        if clue.source != "phrase" or clue.bare.lower() not in qualifiers:
+            out.append(clue)
+            continue
+        full = clue.written or clue.name
+        rest = full[len(clue.bare) :].strip()
+        if name_key(full) in keys:  # "Celery Executor" is CeleryExecutor
+            out.append(replace(clue, name=full, written="", alone=min(clue.alone, REPEATED)))
+        elif name_key(rest) in keys:
+            out.append(replace(clue, name=rest, written=full, alone=min(clue.alone, REPEATED)))
+        else:
+            out.append(replace(clue, name=full, written="", alone=REPEATED))
+    return out
+
+
+def _stated_aliases(clues: list[Clue]) -> dict[str, str]:
+    """Keys the documents' structure says are one thing ("Frontend Proxy (Envoy)" in a title,
+    a table row's definition), mapped to one of them."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.get(key, key) != key:
+            key = parent[key]
+        return key
+
+    def union(one: str, other: str) -> None:
+        a, b = find(one), find(other)
+        if a and b and a != b:
+            parent[b] = a
+
+    titles: dict[str, str] = {}
+    for clue in clues:
+        if clue.source in ("title", "table", "diagram") and clue.written:
+            union(name_key(clue.name), name_key(clue.written))
+        if clue.source == "title":
+            titles.setdefault(clue.doc_id, name_key(clue.name))
+    for clue in clues:  # "Redis 注册中心" titles the page references/registry/redis
+        subject = path_subject(clue.doc_id) if clue.source == "path" else None
+        title = titles.get(clue.doc_id, "")
+        if subject and title and title.startswith(name_key(subject[0])):
+            union(title, name_key(clue.name))
+    return {key: find(key) for key in parent}
+
+
+def _package_families(clues: list[Clue]) -> frozenset[str]:
+    """Prefixes that three or more code-like names share ("opentelemetry-instrumentation-"):
+    a namespace of packages, not of components."""
+    prefixes: dict[str, set[str]] = defaultdict(set)
+    for clue in clues:
+        parts = clue.name.split("-")
+        if clue.source == "code-like" and len(parts) >= 3:
+            prefixes["-".join(parts[:2])].add(clue.name)
+    return frozenset(p for p, names in prefixes.items() if len(names) >= MIN_FAMILY)
+
+
+def _artifact(group: list[Clue], families: frozenset[str]) -> bool:
+    """A library, package, file or command rather than a component: written as one ("the
+    `xk6-otel` extension") or named in a package family, and not named by the documents'
+    structure (a title, path or table) as a component."""
+    if any(c.source in ("title", "path", "table", "diagram") for c in group):
+        return False
+    if any(c.source == "artifact" for c in group):
+        return True
+    return any(
+        "-".join(c.name.split("-")[:2]) in families for c in group if c.source == "code-like"
     )
+
+
+def _proper_clues(documents: Sequence[SourceText]) -> list[Clue]:
+    """Proper names used at least twice that a nearby kind word types ("a database, usually
+    PostgreSQL or MySQL"; "Redis 是一个 KV 存储服务器")."""
+    uses: Counter[str] = Counter()
+    typed: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for document in documents:
+        if is_boilerplate(document):
+            continue
+        for word, context in proper_uses(document):
+            uses[word] += 1
+            if context is not None:
+                typed[word].append((*context, document.doc_id))
+    clues: list[Clue] = []
+    for word, count in uses.items():
+        if count < MIN_PROPER_USES:
+            continue
+        for kind, kind_word, doc_id in typed.get(word, ()):
+            why = f"proper name used {count} times, next to the kind word {kind_word!r}"
+            clues.append(Clue(word, kind, "proper", why, doc_id, STRONG))
+        why = f"proper name used {count} times"
+        clues.append(Clue(word, None, "proper", why, "", CORROBORATED))
+    return clues
+
+
+def _accepted(group: list[Clue]) -> bool:
+    """A strong clue; or as many clues as the most lenient one needs, from two documents or
+    two sources; or a weak one that a clue of another source confirms."""
+    if any(c.alone == STRONG for c in group):
+        return True
+    if all(c.source == "code-like" for c in group if c.alone > CORROBORATED) and not any(
+        c.closed for c in group if c.source == "code-like"
+    ):
+        return False  # "an in-process transport": hyphenated words before a noun describe it
+    counted = [c for c in group if c.alone > CORROBORATED]
+    # an identifier written twice is meant ("origin-mapper"); prose repeats itself in one page
+    spread = (
+        len({c.doc_id for c in counted}) >= 2
+        or len({c.source for c in counted}) >= 2
+        or all(c.source == "code-like" for c in counted)
+    )
+    if counted and spread and len(counted) >= min(c.alone for c in counted):
+        return True
+    return any(
+        c.alone == CORROBORATED and any(o.source != c.source and _confirms(c, o) for o in counted)
+        for c in group
+    )
+
+
+def _confirms(weak: Clue, other: Clue) -> bool:
+    """A proper name's repeated use confirms only its own spelling as infrastructure ("a
+    Valkey caching service"), not any phrase that happens to share its letters."""
+    return weak.source != "proper" or (
+        other.kind in _INFRA and other.name == weak.name and other.closed
+    )
+
+
+def _entities(group: list[Clue]) -> list[Entity]:
+    """The entity (or, where the text gives a second kind next to the name, entities) of
+    one normalised name."""
+    kinds = Counter(c.kind for c in group if c.kind is not None and _effective(c, group))
+    defaults = Counter(c.default_kind for c in group if c.default_kind is not None)
+    fallback = defaults.most_common(1)[0][0] if defaults else EntityKind.SERVICE
+    primary = kinds.most_common(1)[0][0] if kinds else fallback
+    chosen = {primary}
+    for kind, count in kinds.items():
+        if kind != primary and _second_kind(kind, count, primary, kinds[primary]):
+            chosen.add(kind)
+    out: list[Entity] = []
+    for kind in chosen:
+        own = [
+            c
+            for c in group
+            if c.kind == kind
+            or (kind == primary and c.kind not in chosen and (c.kind is None or not c.written))
+        ]
+        out.append(_entity(own, kind))
+    return out
+
+
+def _effective(clue: Clue, group: list[Clue]) -> bool:
+    """Whether a clue's kind counts: it is strong, or repeated as often as it needs."""
+    if clue.alone == STRONG:
+        return True
+    same = [c for c in group if c.kind == clue.kind and c.alone > CORROBORATED]
+    confirmed = any(
+        c.alone == CORROBORATED and c.source != clue.source and _confirms(c, clue) for c in group
+    )
+    return clue.alone > CORROBORATED and (len(same) >= clue.alone or confirmed)
+
+
+def _second_kind(kind: str, count: int, primary: str, primary_count: int) -> bool:
+    """A team is never the service of the same name; other kinds of one name are usually one
+    thing described loosely ("the Kafka broker", "a Kafka topic"): a second entity only when
+    the text gives that kind about as often as the first."""
+    if kind in _OWNERS or primary in _OWNERS:
+        return True
+    return count >= 2 and count * 2 >= primary_count
+
+
+def _entity(clues: list[Clue], kind: str) -> Entity:
+    names = Counter(c.name for c in clues)
+
+    def rank(name: str) -> tuple[int, int, int]:
+        best = min(_priority(c) for c in clues if c.name == name)
+        return (name.lower().endswith(("service", "服务")), best, -names[name])
+
+    name = min(names, key=rank)
+    # per form, per source: the first reason and how many clues gave it
+    evidence: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
+    for clue in clues:
+        for form in {clue.name, clue.written} - {""}:
+            reason, count = evidence[form].get(clue.source, (clue.reason, 0))
+            evidence[form][clue.source] = (reason, count + 1)
+    uses = {form: sum(n for _, n in by_source.values()) for form, by_source in evidence.items()}
+    kept: dict[str, str] = {_form_key(name): name}  # forms the binder cannot tell apart: one
+    merged: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
+    for form in sorted(evidence, key=lambda f: -uses[f]):
+        key = _form_key(form)
+        if key not in kept and len(kept) <= MAX_ALIASES:
+            kept[key] = form
+        if key in kept:
+            for source, (reason, count) in evidence[form].items():
+                first, total = merged[kept[key]].get(source, (reason, 0))
+                merged[kept[key]][source] = (first, total + count)
+    aliases = [form for form in kept.values() if form != name]
+    notes = tuple((form, _reasons(merged[form])) for form in (name, *aliases) if merged[form])
+    return Entity(name, kind, tuple(aliases), origin="discovered", evidence=notes)
+
+
+def _reasons(by_source: dict[str, tuple[str, int]]) -> str:
+    """ "page title 'Cart Service'; table row under 'Service' (+3 more)": the strongest first."""
+    ranked = sorted(by_source.items(), key=lambda item: _REASON_ORDER.index(item[0]))
+    return "; ".join(
+        reason if count == 1 else f"{reason} (+{count - 1} more)"
+        for _, (reason, count) in ranked[:MAX_REASONS]
+    )
+
+
+def _priority(clue: Clue) -> int:
+    """An identifier that is the name as written ("CeleryExecutor") ranks with code-like ones."""
+    if clue.source == "camel" and not clue.written:
+        return 1
+    if clue.source == "path" and " " in clue.name:  # "etcd registry": made up from the folder
+        return 7
+    return _NAME_PRIORITY.get(clue.source, 9)
+
+
+def _form_key(form: str) -> str:
+    """Forms the binder cannot tell apart (case, spaces, ``-`` and ``_``)."""
+    return re.sub(r"[\s_\-\u2010-\u2015]+", " ", form.lower()).strip()
+
+
+# --- what a document is about ----------------------------------------------------------------
+
+
+def _by_key(entities: Iterable[Entity]) -> dict[str, list[Entity]]:
+    index: dict[str, list[Entity]] = defaultdict(list)
+    for entity in entities:
+        for form in {entity.name, *entity.aliases}:
+            key = name_key(form)
+            if key and entity not in index[key]:
+                index[key].append(entity)
+    return index
+
+
+def _named(text: str, index: dict[str, list[Entity]]) -> Entity | None:
+    """The one entity ``text`` (a title or heading, maybe with a kind head) names, or None."""
+    text = _MARKUP.sub("", _PAREN.sub("", " ".join(text.split())))
+    candidates = index.get(name_key(text), [])
+    kind = None
+    if not candidates:
+        words = text.split()
+        head = head_of(words[-1]) if len(words) > 1 else None
+        cjk = next((h for noun, h in CJK_HEADS.items() if text.endswith(noun)), None)
+        head = head or cjk
+        if head is not None:
+            bare = " ".join(words[:-1]) if head is not cjk else text[: -len(cjk.noun)]
+            candidates, kind = index.get(name_key(bare), []), head.kind
+    if kind is not None:
+        candidates = [e for e in candidates if e.kind == kind] or candidates
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def document_subject(document: SourceText, entities: Sequence[Entity]) -> tuple[Entity, str] | None:
+    """The entity ``document`` is about and why: its page title names it ("page title 'Cart
+    Service'"), else its file path does ("file path services/cart")."""
+    index = _by_key(entities)
+    title = " ".join(document.title.split())
+    entity = _named(title, index) if title else None
+    subject = path_subject(document.doc_id)
+    if entity is not None and not (subject and name_key(title) == name_key(subject[0])):
+        return entity, f"page title {title!r}"
+    if subject is not None:
+        stem, folders = subject
+        found = _named(stem.replace("-", " "), index) or index_one(index, stem)
+        if found is not None:
+            return found, "file path " + "/".join((*folders[-1:], stem))
+    return (entity, f"page title {title!r}") if entity is not None else None
+
+
+def index_one(index: dict[str, list[Entity]], name: str) -> Entity | None:
+    found = index.get(name_key(name), [])
+    return found[0] if len(found) == 1 else None
+
+
+def heading_entities(
+    document: SourceText, entities: Sequence[Entity]
+) -> list[tuple[int, int, Entity, str]]:
+    """Each heading that names one entity (alone, or with its kind: "Cart", "Cart Service"):
+    its span (document offsets), the entity, and the reason ("heading 'Cart Service'")."""
+    index = _by_key(entities)
+    found: list[tuple[int, int, Entity, str]] = []
+    for heading in headings(document):
+        entity = _named(heading.text, index)
+        if entity is not None:
+            found.append((heading.start, heading.end, entity, f"heading {heading.text!r}"))
+    return found
+
+
+# --- binding a corpus ------------------------------------------------------------------------
 
 
 def bind_corpus(
     documents: Sequence[SourceText], catalog: Catalog | None, progress: Progress | None = None
 ) -> tuple[tuple[Entity, ...], list[tuple[Sentence, list[Mention]]]]:
-    """The entities (catalog, else discovered) and every sentence with its bound mentions."""
+    """The entities (catalog, else discovered) and every sentence with its bound mentions.
+
+    Without a catalog, a document's subject binds in it by its plain name too ("cart" on the
+    cart service's page).
+    """
     entities = catalog.entities if catalog else discover_entities(documents)
     binder = Binder(entities)
     bound: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:
-        bound.extend((sentence, binder.bind(sentence)) for sentence in document.sentences)
+        subject = None if catalog else document_subject(document, entities)
+        subjects = (subject[0].id,) if subject else ()
+        bound.extend((s, binder.bind(s, subjects=subjects)) for s in document.sentences)
         if progress:
             progress(1)
     return tuple(entities), bound
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A discovered entity with how often it binds and the first sentence that names it."""
+
+    entity: Entity
+    mentions: int
+    first_sentence: Sentence | None
+
+    def to_entry(self) -> dict[str, object]:
+        """The catalog entry (``zehn.reading.catalog`` reads name, kind, aliases; the rest
+        documents the suggestion for the analyst who curates it)."""
+        entry: dict[str, object] = {
+            "name": self.entity.name,
+            "kind": str(self.entity.kind),
+            "aliases": list(self.entity.aliases),
+            "origin": "discovered",
+            "mentions": self.mentions,
+        }
+        if self.first_sentence is not None:
+            entry["first_sentence"] = {
+                "id": self.first_sentence.id,
+                "text": " ".join(self.first_sentence.text.split()),
+            }
+        entry["reasons"] = [f"{form}: {reason}" for form, reason in self.entity.evidence]
+        return entry
+
+
+def suggest_catalog(documents: Sequence[SourceText]) -> list[Suggestion]:
+    """The discovered entities of ``documents`` as catalog suggestions, most mentioned first."""
+    entities, bound = bind_corpus(documents, None)
+    counts: Counter[str] = Counter()
+    first: dict[str, Sentence] = {}
+    for sentence, mentions in bound:
+        for mention in mentions:
+            if mention.entity_id is not None:
+                counts[mention.entity_id] += 1
+                first.setdefault(mention.entity_id, sentence)
+    suggestions = [Suggestion(e, counts[e.id], first.get(e.id)) for e in entities if counts[e.id]]
+    suggestions.sort(key=lambda s: (-s.mentions, s.entity.name.lower()))
+    return suggestions
+
+
+@dataclass(frozen=True)
+class CatalogSuggestion:
+    """What ``zehn catalog suggest`` reports: the suggested entries and what was read."""
+
+    path: str
+    documents: int
+    suggestions: tuple[Suggestion, ...]
+    skipped: tuple[tuple[str, str], ...] = ()
+
+    def entries(self) -> list[dict[str, object]]:
+        return [s.to_entry() for s in self.suggestions]
+
+    def to_yaml(self) -> str:
+        """The catalog file an analyst curates and ``zehn ingest --catalog`` reads."""
+        header = (
+            f"Entities discovered in {self.path} by `zehn catalog suggest` "
+            f"({len(self.suggestions)} from {self.documents} documents).\n"
+            "Curate it, then `zehn ingest ... --catalog FILE`: name, kind and aliases are read;\n"
+            "mentions, first_sentence and reasons are notes. origin: discovered keeps names\n"
+            "that are ordinary words (cart, email) bound only where the text marks them;\n"
+            "delete it from an entry to bind that entry's names everywhere."
+        )
+        return catalog_yaml(self.entries(), header)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "documents": self.documents,
+            "entities": len(self.suggestions),
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "catalog": self.entries(),
+        }
+
+
+def suggest_for_path(path: Path, sources: Path | None = None) -> CatalogSuggestion:
+    """Discovery over the files under ``sources`` (default ``path``), without a graph."""
+    documents, skipped = read_sources(sources or path)
+    suggestions = tuple(suggest_catalog(documents)) if documents else ()
+    return CatalogSuggestion(str(path), len(documents), suggestions, tuple(skipped))
+
+
+def read_sources(root: Path) -> tuple[list[SourceText], list[tuple[str, str]]]:
+    """The documents under ``root`` split and chunked as an ingest stores them, read without a
+    graph; and each file that could not be read, with the reason."""
+    root = Path(root)
+    if not root.exists():
+        raise CorpusError(f"{root}: no such file or directory")
+    base = root if root.is_dir() else root.parent
+    documents: list[SourceText] = []
+    skipped: list[tuple[str, str]] = []
+    for file in iter_source_files(root):
+        try:
+            loaded = load_file(file, base)
+        except SourceError as e:
+            skipped.append((str(file), e.reason))
+            continue
+        for doc in loaded:
+            chunks, sentences = chunk_sentences(doc.id, split_sentences(doc.id, doc.text))
+            documents.append(
+                SourceText(doc.id, doc.title, doc.text, tuple(chunks), tuple(sentences))
+            )
+    return documents, skipped

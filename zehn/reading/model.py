@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -31,6 +31,9 @@ class Entity:
     owner: str | None = None
     description: str = ""
     origin: str = "catalog"  # or "discovered"
+    # Why discovery took the name and each alias: (form, reason) pairs such as
+    # ("Cart Service", "page title 'Cart Service'"). Empty for catalog entities; never compared.
+    evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @cached_property
     def id(self) -> str:

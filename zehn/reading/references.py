@@ -24,6 +24,7 @@ from itertools import pairwise
 from zehn.corpus.model import Progress, Sentence, SourceText, slugify
 from zehn.reading.binding import Binder
 from zehn.reading.catalog import Catalog
+from zehn.reading.diagrams import diagram_mentions
 from zehn.reading.discover import discover_entities
 from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.vocabulary import EntityKind
@@ -33,7 +34,7 @@ _SERVICE_LIKE = frozenset({EntityKind.SERVICE, EntityKind.COMPONENT, EntityKind.
 NOUN_KINDS: dict[str, frozenset[str]] = {
     **dict.fromkeys(
         "service server application app system module api gateway daemon backend frontend "
-        "服务 系统 模块 应用 网关 服务端".split(),
+        "服务 系统 模块 应用 网关 服务端 服务器 客户端 中心 平台 引擎 框架 进程".split(),
         _SERVICE_LIKE,
     ),
     **dict.fromkeys(
@@ -42,20 +43,25 @@ NOUN_KINDS: dict[str, frozenset[str]] = {
         _SERVICE_LIKE,
     ),
     **dict.fromkeys(
-        "database db cache store datastore 数据库 缓存".split(), frozenset({EntityKind.DATASTORE})
+        "database db cache store datastore 数据库 缓存 存储 数据源".split(),
+        frozenset({EntityKind.DATASTORE}),
     ),
     **dict.fromkeys(
-        "queue topic stream 队列 主题".split(), frozenset({EntityKind.TOPIC, EntityKind.COMPONENT})
+        "queue topic stream 队列 主题 消息队列 事件流 总线".split(),
+        frozenset({EntityKind.TOPIC, EntityKind.COMPONENT}),
     ),
 }
 _NOUNS = "|".join(sorted((n for n in NOUN_KINDS if n.isascii()), key=len, reverse=True))
 _NOUNS_ZH = "|".join(sorted((n for n in NOUN_KINDS if not n.isascii()), key=len, reverse=True))
 _LIST_MARKER = r"(?:[-*+•]\s+|\d{1,3}[.)]\s+|\[\d{1,3}\]\s*|[（(]?\d{1,3}[）)]\s*)"
+# Chinese lists also number "1、" and "一、"; "它们" and "这些服务" are plural: never one entity
+_ZH_ITS = r"其(?!中|他|它|余|实|次|间|后)"  # 其中, 其他 … are not "its"
+_ZH_MARKER = rf"(?:{_LIST_MARKER}|(?:\d{{1,3}}|[一二三四五六七八九十]{{1,2}})、\s*)"
 COREF = re.compile(
     rf"^\s*{_LIST_MARKER}?(?:(?P<noun_phrase>(?:this|that|the|said)\s+(?P<noun>{_NOUNS}))"
     rf"|(?P<pronoun>it|the\s+latter|the\s+former))\b"
-    rf"|^\s*{_LIST_MARKER}?(?:(?P<zh_phrase>(?:该|这个|此|本|这一|这些)(?P<zh_noun>{_NOUNS_ZH}))"
-    rf"|(?P<zh_pronoun>它|其))",
+    rf"|^\s*{_ZH_MARKER}?(?:(?P<zh_phrase>(?:该|这个|此|本|这一)\s*(?P<zh_noun>{_NOUNS_ZH}))"
+    rf"|(?P<zh_pronoun>它(?!们)|{_ZH_ITS}))",
     re.IGNORECASE,
 )
 # "It is recommended …", "It's possible …": a dummy subject, not a reference
@@ -149,6 +155,9 @@ def document_references(
             refs.extend(
                 _implicit_subjects(sentence.id, sentence.start, text, line, mentions, None, by_id)
             )
+        refs.extend(
+            _zh_clause_its(sentence.id, sentence.start, text, mentions + refs, focus, by_id)
+        )
         if refs:
             found[sentence.id] = refs
         lead = refs[0] if refs and refs[0].entity_id else first if starts_with_name else None
@@ -200,6 +209,47 @@ def _coreference(
         f"{surface!r} = {target.entity.name}, {target.why}",
         reference=True,
     )
+
+
+_ZH_CLAUSE_ITS = re.compile(rf"[，；,;]\s*(?P<its>{_ZH_ITS})(?=[\u4e00-\u9fff])")
+_ZH_DEMONSTRATIVE = re.compile(r"\s*(?:该|这个|此|本|这一)")
+
+
+def _zh_clause_its(
+    sentence_id: str,
+    offset: int,
+    text: str,
+    mentions: Sequence[Mention],
+    focus: _Focus | None,
+    by_id: dict[str, Entity],
+) -> list[Mention]:
+    """其 opening a later clause ("A 只供内部使用，其可用性依赖于 B"): the subject of the clause
+    before it, when that clause opens with a name; when it opens with a demonstrative
+    ("此 … 实现只为开源版本提供，其 …"), what the document or section is about."""
+    found = []
+    for match in _ZH_CLAUSE_ITS.finditer(text):
+        start = max(text.rfind(c, 0, match.start()) for c in "，；,;：:") + 1
+        clause = text[start : match.start()]
+        inside = sorted(
+            (m for m in mentions if offset + start <= m.start < offset + match.start()),
+            key=lambda m: m.start,
+        )
+        first = inside[0] if inside else None
+        if (
+            first is not None
+            and first.entity_id in by_id
+            and _opens_with_name(clause, first.start - offset - start)
+        ):
+            entity = by_id[first.entity_id or ""]
+            why = f"the subject of the clause before it ({first.surface or entity.name!r})"
+        elif _ZH_DEMONSTRATIVE.match(clause) and focus is not None:
+            entity, why = focus.entity, focus.why
+        else:
+            continue
+        at = offset + match.start("its")
+        reason = f"'其' = {entity.name}, {why}"
+        found.append(Mention(sentence_id, at, at + 1, "其", (entity.id,), reason, reference=True))
+    return found
 
 
 def _implicit_subjects(
@@ -354,7 +404,10 @@ def read_corpus(
     for document in documents:
         bound = {s.id: binder.bind(s) for s in document.sentences}
         refs = document_references(document, bound, entities, binder)
-        read.extend((s, bound[s.id] + refs.get(s.id, [])) for s in document.sentences)
+        nodes = diagram_mentions(document.sentences, binder, text=document.text, bound=bound)
+        read.extend(
+            (s, bound[s.id] + refs.get(s.id, []) + nodes.get(s.id, [])) for s in document.sentences
+        )
         if progress:
             progress(1)
     return entities, read

@@ -2,14 +2,28 @@
 
 For each cue in a sentence the subject is the mention (or list of mentions)
 right before it, separated only by glue words ("still", "no longer",
-"which"), and the object the mention(s) right after it or after its tail
-preposition. Negation and hedging are recorded on the edge, never used to
-drop it: the grader decides later. ``fact`` is the verbatim sentence.
+"which") or a description of the subject ("X is a queue that …"), and the
+object the mention(s) right after it or after its tail preposition, or named
+in apposition ("to the database (PostgreSQL)"). Negation and hedging are
+recorded on the edge, never used to drop it: the grader decides later.
+``fact`` is the verbatim sentence.
+
+Real prose states relations in more than one clause; the subject carries
+over to a coordinated verb ("… and writes to Y"), a participle ("X uses Y,
+retrieving …") and a means phrase ("… through Z"). A middle component joins
+two ends ("X connects A with B", see ``zehn.reading.cues``). A reference
+mention ("This service", "It") is read like a name; a zero-width reference
+(the implicit subject of a list item, table cell or changelog line) is only
+ever the subject of the clause that follows it, never an object. Markup
+around names (``*x*``, ``[x](url)``, backticks) is not a word, and a cue in a
+code span or URL does not fire.
 
 Chinese sentences use the same machinery: Chinese glue words (adverbs,
 modals, negations, time phrases) may stand between subject and verb, a
 mention right after a preposition (从, 被, 由 …) is never a subject, and
-lists are joined by 、 and 和.
+lists are joined by 、 and 和. Chinese prose leaves subjects implicit more often
+than English: ``zehn.reading.relations_zh`` finds them (a coordinated or
+subjectless clause, a second verb, an instrument phrase, a relative clause).
 
 Extraction (the ``rules`` strategy) and the grader both read sentences here.
 """
@@ -18,112 +32,278 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from zehn.corpus.model import Sentence
+from zehn.reading import relations_zh
 from zehn.reading.cues import (
+    ADVERB_MIN_CHARS,
     CJK,
-    CLAUSE_PUNCTUATION,
+    CODE_SPAN,
     CONDITIONAL_PREFIX,
     COORDINATION,
     CUES,
     EPISTEMIC,
-    FILLER_MAX_WORDS,
+    FILLER_BREAK,
     INSTEAD_OF,
-    LIST_SEPARATOR,
+    MEANS_GAP,
+    MESSAGING,
+    MIDDLE_JOIN,
     MODAL,
     NEGATION,
-    OBJECT_GLUE,
+    NOT_ADVERBS,
+    PARTICIPLE_OPENING,
+    SENTENCE_OPENING,
+    SERIES_GAP,
+    SUBJECT_DESCRIPTION,
     SUBJECT_GLUE,
+    URL,
     ZH_A_NOT_A,
-    ZH_OBJECT_GLUE,
-    ZH_PREPOSITION_BEFORE,
     ZH_SUBJECT_GLUE,
     Cue,
 )
+from zehn.reading.diagrams import arrow_edges, is_diagram_edge
+from zehn.reading.lexicon import head_of
 from zehn.reading.model import Edge, Mention
+from zehn.reading.phrases import WORD, Group, agent_group
+from zehn.reading.phrases import CueHit as _CueHit
+from zehn.reading.phrases import Local as _Local
+from zehn.reading.phrases import direct_object_start as _direct_object_start
+from zehn.reading.phrases import is_list_separator as _is_list_separator
+from zehn.reading.phrases import list_from as _list_from
+from zehn.reading.phrases import object_group as _object_group
+from zehn.reading.phrases import plain as _plain
+from zehn.reading.phrases import words as _words
+from zehn.reading.vocabulary import EntityKind, Predicate
 
-_WORD = re.compile(r"[A-Za-z']+")
-_FILLER = re.compile(rf"(?:\s+(?!(?:and|but|or)\b)[\w.\-/]+){{0,{FILLER_MAX_WORDS}}}?\s+")
+_HEAD_WORD = re.compile(r"^\s*([A-Za-z]+)\b")
+RELATIVE = re.compile(r",\s*(?:which|who)\b", re.IGNORECASE)
+# the comma that closes a relative clause before the main verb, with glue words only
+RELATIVE_CLOSE = re.compile(r"^\s*,\s*(?:(?:also|still|now|then|only|directly)\s+)*$", re.I)
+
+
+Pair = tuple[_Local, tuple[str, ...], _Local]  # subject, predicates, object
+_WORD = WORD
+
+
+@dataclass
+class _Clause:
+    """What the previous cue of the sentence read: its subject carries to the next clause."""
+
+    subjects: Group = field(default_factory=list)
+    objects: Group = field(default_factory=list)
+    gap: str = ""
+    end: int = 0
+    active: bool = False  # the last cue read its subject before it ("via" may follow it)
+    zh: relations_zh.Previous[_Local] | None = None  # Chinese: the previous cue, as read
 
 
 @dataclass(frozen=True)
-class _CueHit:
-    start: int
-    end: int
-    cue: Cue
+class _Statement:
+    """The relations one cue states: (subject, predicates, object) with the flags' sources."""
 
-
-@dataclass(frozen=True)
-class _Local:
-    """A mention with offsets relative to its sentence."""
-
-    mention: Mention
-    start: int
-    end: int
+    hit: _CueHit
+    pairs: list[Pair]
+    gap: str  # between the subject and the cue: negation and modals are read here
+    negated: bool = False  # "instead of" negates without a negation word
+    hedged: bool = False  # a condition before a carried Chinese subject, or 能/可
 
 
 def sentence_edges(
     sentence: Sentence, mentions: Sequence[Mention], strategy: str
 ) -> tuple[list[Edge], int]:
     """Edges one sentence asserts, negates or hedges; also how many were skipped as ambiguous."""
+    if is_diagram_edge(sentence.text):  # an arrow line of a diagram: the arrow states it
+        return arrow_edges(sentence, mentions, strategy)
     text = sentence.text
-    local = [_Local(m, m.start - sentence.start, m.end - sentence.start) for m in mentions]
+    urls = [m.span() for m in URL.finditer(text)]
+    local = sorted(
+        (
+            _Local(m, m.start - sentence.start, m.end - sentence.start)
+            for m in mentions
+            if not _inside(m.start - sentence.start, m.end - sentence.start, urls)
+        ),
+        key=lambda m: (m.start, m.end),
+    )
     edges: list[Edge] = []
     ambiguous = 0
-    previous_subjects: list[_Local] = []
-    previous_end = 0
+    clause = _Clause()
     for hit in _cue_hits(text, local):
-        left, gap = _subject_group(text, local, hit.start)
-        negated_by_coordination = False
-        if left is None and previous_subjects and not hit.cue.passive:
-            between = text[previous_end : hit.start]
-            if INSTEAD_OF.match(between):
-                left, gap, negated_by_coordination = previous_subjects, between, True
-            elif COORDINATION.search(between):
-                left, gap = previous_subjects, between
-        right, right_end = _object_group(text, local, hit)
-        subjects, objects = (right, left) if hit.cue.passive else (left, right)
-        previous_end = max(hit.end, right_end)
-        if left and not hit.cue.passive:
-            previous_subjects = left
-        if not subjects or not objects:
+        statement = _read(text, local, hit, clause)
+        if statement is None:
             continue
-        prefix = text[: min(m.start for m in subjects + objects)]
-        negated = negated_by_coordination or bool(
-            NEGATION.search(ZH_A_NOT_A.sub(" ", gap + " " + text[hit.start : hit.end]))
-        )
-        hedged = (
-            text.rstrip(" \"'”’)").endswith(("?", "？"))
-            or bool(MODAL.search(gap))
-            or bool(CONDITIONAL_PREFIX.search(prefix))
-            or bool(EPISTEMIC.search(text))
-        )
-        for subject in subjects:
-            for obj in objects:
-                s_id, o_id = subject.mention.entity_id, obj.mention.entity_id
-                if s_id is None or o_id is None:
-                    ambiguous += len(hit.cue.predicates)
-                    continue
-                if s_id == o_id:
-                    continue
-                for predicate in hit.cue.predicates:
-                    edges.append(
-                        Edge.stated_by(
-                            sentence,
-                            s_id,
-                            predicate,
-                            o_id,
-                            fact=text,
-                            strategy=strategy,
-                            negated=negated,
-                            hedged=hedged,
-                            cue=text[hit.start : hit.end],
-                            subject_span=(subject.mention.start, subject.mention.end),
-                            object_span=(obj.mention.start, obj.mention.end),
-                        )
-                    )
+        found, skipped = _edges(sentence, statement, strategy)
+        edges.extend(found)
+        ambiguous += skipped
     return edges, ambiguous
+
+
+def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> _Statement | None:
+    """The statement of one cue, given what the previous cue read (``clause`` is updated)."""
+    if hit.cue.form == "means":
+        return _read_means(text, local, hit, clause)
+    if hit.cue.form == "middle":
+        return _read_middle(text, local, hit, clause)
+    cue = hit.cue
+    left, gap = _subject_group(text, local, hit.start)
+    negated = False
+    if not cue.passive and clause.subjects:
+        between = text[clause.end : hit.start]
+        if left is None:
+            if INSTEAD_OF.match(between):
+                left, gap, negated = clause.subjects, between, True
+            elif COORDINATION.search(between) or (
+                _is_participle(text, hit)
+                and PARTICIPLE_OPENING.match(between)
+                and not _mentions_between(local, clause.end, hit.start)
+            ):
+                left, gap = clause.subjects, between
+        elif left == clause.objects and _is_participle(text, hit) and not gap.strip():
+            left, gap = clause.subjects, clause.gap + between  # "X reads from Y using Z"
+        if left is None and RELATIVE.search(clause.gap) and RELATIVE_CLOSE.match(between):
+            left, gap = clause.subjects, between  # "X, which stores A in Y, calls Z"
+    if left is None and not cue.passive and not CJK.search(text):
+        left, gap = _series_subject(text, local, hit.start)
+    zh, hedged = bool(CJK.search(text)), False
+    if left is None and zh:  # a subject Chinese prose leaves implicit
+        left, gap, hedged = relations_zh.implicit_subject(text, local, hit, clause.zh)
+    right, right_end = _object_group(text, local, hit)
+    subjects, objects = (right, left) if cue.passive else (left, right)
+    if cue.agent and right:
+        agent, agent_end = agent_group(text, local, right_end)
+        if agent:
+            subjects, right_end = agent, agent_end
+            left = None  # the subject before the cue is what was moved, not who moved it
+    clause.end = max(hit.end, right_end)
+    clause.active = bool(left) and not cue.passive
+    if left and not cue.passive:
+        clause.subjects, clause.objects, clause.gap = left, right or [], gap
+    if zh:
+        own = None if cue.passive else left
+        clause.zh = relations_zh.Previous(hit, own, clause.subjects, clause.end, bool(right))
+        hedged = hedged or relations_zh.capability(gap)
+    if not subjects or not objects:
+        return None
+    pairs = [(s, _predicates(hit, text, o), o) for s in subjects for o in objects]
+    return _Statement(hit, pairs, gap, negated, hedged)
+
+
+def _read_means(
+    text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause
+) -> _Statement | None:
+    """A means phrase: "X connects to Y through Z" is X USES Z. Only with the subject of the
+    clause it closes; the mention right before "via" is that clause's object, never the subject."""
+    between = text[clause.end : hit.start]
+    if not (clause.active and clause.subjects) or not MEANS_GAP.match(between):
+        return None
+    if FILLER_BREAK.search(_plain(between)):
+        return None  # "X reads from Y when traffic flows through Z": another clause's means
+    if _mentions_between(local, clause.end, hit.start):
+        return None
+    right, right_end = _object_group(text, local, hit)
+    if not right:
+        return None
+    clause.end = right_end
+    pairs = [(s, hit.cue.predicates, o) for s in clause.subjects for o in right]
+    return _Statement(hit, pairs, clause.gap + between)
+
+
+def _read_middle(
+    text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause
+) -> _Statement | None:
+    """A middle: "X connects A with B" is A → X → B (messaging when X is a queue or topic)."""
+    left, gap = _subject_group(text, local, hit.start)
+    ends = _middle_ends(text, local, hit)
+    if ends is None:
+        return None
+    first, second, end = ends
+    clause.end, clause.active = max(hit.end, end), False
+    if left is None or len(left) != 1:
+        return None
+    (middle,) = left
+    kind = (middle.mention.entity_id or "").split(":", 1)[0]
+    # "the event bus connects …", "Kafka is a queue that connects …"
+    description = middle.mention.surface + " " + text[middle.end : hit.start]
+    pairs: list[Pair]
+    if kind == EntityKind.TOPIC or MESSAGING.search(description):
+        pairs = [(a, (Predicate.PUBLISHES_TO,), middle) for a in first]
+        pairs += [(b, (Predicate.CONSUMES_FROM,), middle) for b in second]
+    else:
+        pairs = [(a, (Predicate.CALLS,), middle) for a in first]
+        pairs += [(middle, (Predicate.CALLS,), b) for b in second]
+    return _Statement(hit, pairs, gap)
+
+
+def _middle_ends(
+    text: str, local: Sequence[_Local], hit: _CueHit
+) -> tuple[Group, Group, int] | None:
+    """The two ends: "A with/to B" (each may be a list), or a pair "A and B"."""
+    group, end = _object_group(text, local, hit)
+    if not group:
+        return None
+    join = MIDDLE_JOIN.match(_plain(text[end : end + 40]))
+    if join is not None and len(group) >= 1:
+        nxt = [m for m in local if m.start >= end and not m.zero_width]
+        if nxt and _direct_object_start(text, nxt, end, join_words=True) is not None:
+            second, second_end = _list_from(text, nxt)
+            return group, second, second_end
+    if len(group) == 2:
+        return [group[0]], [group[1]], end
+    return None
+
+
+def _edges(sentence: Sentence, statement: _Statement, strategy: str) -> tuple[list[Edge], int]:
+    text = sentence.text
+    hit = statement.hit
+    involved = [m for s, _, o in statement.pairs for m in (s, o)]
+    prefix = text[: min(m.start for m in involved)]
+    cue_text = text[hit.start : hit.end]
+    negated = statement.negated or bool(
+        NEGATION.search(ZH_A_NOT_A.sub(" ", statement.gap + " " + cue_text))
+    )
+    hedged = (
+        statement.hedged
+        or text.rstrip(" \"'”’)").endswith(("?", "？"))
+        or bool(MODAL.search(statement.gap))
+        or bool(CONDITIONAL_PREFIX.search(prefix))
+        or bool(EPISTEMIC.search(text))
+    )
+    edges: list[Edge] = []
+    ambiguous = 0
+    for subject, predicates, obj in statement.pairs:
+        s_id, o_id = subject.mention.entity_id, obj.mention.entity_id
+        if s_id is None or o_id is None:
+            ambiguous += len(predicates)
+            continue
+        if s_id == o_id:
+            continue
+        for predicate in predicates:
+            edges.append(
+                Edge.stated_by(
+                    sentence,
+                    s_id,
+                    predicate,
+                    o_id,
+                    fact=text,
+                    strategy=strategy,
+                    negated=negated,
+                    hedged=hedged,
+                    cue=cue_text,
+                    subject_span=(subject.mention.start, subject.mention.end),
+                    object_span=(obj.mention.start, obj.mention.end),
+                )
+            )
+    return edges, ambiguous
+
+
+def _predicates(hit: _CueHit, text: str, obj: _Local) -> tuple[str, ...]:
+    """The cue's predicates for this object: by the object's kind where the cue says so."""
+    object_id = obj.mention.entity_id
+    if object_id is None:
+        return hit.cue.predicates
+    if hit.cue.cjk:
+        return relations_zh.predicates(hit.cue, text, hit.start, hit.end, object_id)
+    return hit.cue.predicates_for(object_id)
 
 
 # Chinese cues all need a Chinese character: text without one is read with the rest only
@@ -134,16 +314,21 @@ _LATIN_CUES = tuple(cue for cue in CUES if not cue.cjk)
 def _cue_hits(
     text: str, mentions: Sequence[_Local], cues: Sequence[Cue] | None = None
 ) -> list[_CueHit]:
-    """Cue matches outside mentions; at one position the longest wins, overlaps dropped."""
+    """Cue matches outside mentions, code spans and URLs; at one position the longest wins,
+    overlaps dropped."""
     if cues is None:
         cues = CUES if CJK.search(text) else _LATIN_CUES
+    hidden = [m.span() for m in CODE_SPAN.finditer(text)] + [m.span() for m in URL.finditer(text)]
     hits = [
         _CueHit(m.start(), m.end(), cue)
         for cue in cues
         for m in cue.pattern.finditer(text)
         if not any(x.start < m.end() and m.start() < x.end for x in mentions)
+        and not any(a < m.end() and m.start() < b for a, b in hidden)
     ]
     hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    if CJK.search(text):  # Chinese ties: the cue its nearest verb or tail completes wins
+        hits = relations_zh.order_ties(text, hits)
     kept: list[_CueHit] = []
     for hit in hits:
         if not kept or hit.start >= kept[-1].end:
@@ -151,12 +336,23 @@ def _cue_hits(
     return kept
 
 
-def _words(gap: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(gap)]
+def _inside(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= start and end <= b and start < end for a, b in spans)
+
+
+def _is_participle(text: str, hit: _CueHit) -> bool:
+    first = _WORD.match(text, hit.start)
+    return first is not None and first.group().lower().endswith("ing")
+
+
+def _mentions_between(mentions: Sequence[_Local], start: int, end: int) -> bool:
+    return any(start <= m.start and m.end <= end and not m.zero_width for m in mentions)
 
 
 def _is_subject_gap(gap: str) -> bool:
-    gap = ZH_SUBJECT_GLUE.sub(" ", gap)
+    if CJK.search(gap) and relations_zh.adverbial_gap(gap):
+        return True  # "注册中心将立即推送 …", "A 将基于长连接推送 …"
+    gap = ZH_SUBJECT_GLUE.sub(" ", _plain(gap))
     if CJK.search(gap):
         return False  # a Chinese word that is not glue: "origin-mapper 的变更影响 …"
     stripped = re.sub(r"[\w'\s]", "", gap)
@@ -164,86 +360,73 @@ def _is_subject_gap(gap: str) -> bool:
         return False
     if "," in gap and not re.search(r",\s*(?:which|that|who)\b", gap):
         return False
-    return all(word in SUBJECT_GLUE for word in _words(gap))
+    return all(word in SUBJECT_GLUE or _is_adverb(word) for word in _words(gap))
+
+
+def _is_adverb(word: str) -> bool:
+    return word.endswith("ly") and len(word) >= ADVERB_MIN_CHARS and word not in NOT_ADVERBS
+
+
+def _series_subject(
+    text: str, mentions: Sequence[_Local], position: int
+) -> tuple[Group | None, str]:
+    """The subject that opens the sentence, for a later verb of its series: "X runs on one
+    host, reads files from Y …". Only when nothing but that series stands in between."""
+    opener = next((m for m in mentions if m.zero_width or m.end > m.start), None)
+    if opener is None or opener.end > position:
+        return None, ""
+    if not opener.zero_width and not SENTENCE_OPENING.match(_plain(text[: opener.start])):
+        return None, ""
+    named = [m for m in mentions if m.start >= opener.start and not m.zero_width]
+    group = [opener] if opener.zero_width else _list_from(text, named)[0]
+    between = text[group[-1].end : position]
+    if _mentions_between(mentions, group[-1].end, position) or not SERIES_GAP.match(
+        _plain(between)
+    ):
+        return None, ""
+    return group, between[between.rfind(",") + 1 :]
+
+
+def _described(gap: str) -> str | None:
+    """The gap after a description of the subject ("is a queue that", ", a broker,") or after
+    its head noun ("the billing and ledger *services* read"); None without either."""
+    description = SUBJECT_DESCRIPTION.match(gap)
+    if description is not None:
+        return gap[description.end() :]
+    head = _HEAD_WORD.match(gap)
+    if head is not None and head_of(head[1]) is not None:
+        return gap[head.end() :]
+    return None
 
 
 def _subject_group(
     text: str, mentions: Sequence[_Local], position: int
-) -> tuple[list[_Local] | None, str]:
+) -> tuple[Group | None, str]:
     before = [m for m in mentions if m.end <= position]
     if not before:
         return None, ""
-    last = before[-1]
+    last = max(before, key=lambda m: (m.end, m.start))
     gap = text[last.end : position]
-    if not _is_subject_gap(gap):
-        return None, ""
+    if not _is_subject_gap(gap) and not relations_zh.possessive(last.mention.surface, gap):
+        moved = relations_zh.moved_from(text, last.start, gap) if CJK.search(gap) else None
+        if moved is not None:  # "A 将 X 中的消息保存到 Y": A
+            outer = _subject_group(text, mentions, moved)[0]
+            return (outer, text[outer[-1].end : position]) if outer else (None, "")
+        rest = _described(_plain(gap))
+        if rest is None or not _is_subject_gap(rest):
+            return None, ""
+        gap = rest  # flags are read in the subject's own words
     group = [last]
-    for candidate in reversed(before[:-1]):
-        if not LIST_SEPARATOR.match(text[candidate.end : group[0].start]):
-            break
-        group.insert(0, candidate)
-    if ZH_PREPOSITION_BEFORE.search(text[: group[0].start]):
-        return None, ""  # "从 event-bus 消费": event-bus is the preposition's object
+    if not last.zero_width:  # an implicit subject stands alone
+        for candidate in reversed([m for m in before if m is not last and not m.zero_width]):
+            if candidate.end > group[0].start or not _is_list_separator(
+                _plain(text[candidate.end : group[0].start])
+            ):
+                break
+            group.insert(0, candidate)
+    head = text[: group[0].start]
+    if relations_zh.after_preposition(head):  # "从 event-bus 消费": it is 从's object
+        through = relations_zh.THROUGH_BEFORE.search(head)  # "A 通过 X 调用 Y": A calls
+        outer = _subject_group(text, mentions, through.start())[0] if through else None
+        return (outer, text[outer[-1].end : position]) if outer else (None, "")
     return group, gap
-
-
-def _object_group(
-    text: str, mentions: Sequence[_Local], hit: _CueHit
-) -> tuple[list[_Local] | None, int]:
-    start = _direct_object_start(text, mentions, hit.end)
-    if start is None and hit.cue.tail is not None and hit.cue.cjk:
-        tail_end = _cjk_tail(text, hit.end, hit.cue.tail)  # "发布 …事件到 billing-events"
-        if tail_end is not None:
-            start = _direct_object_start(text, mentions, tail_end)
-    elif start is None and hit.cue.tail is not None:
-        filler = _FILLER.match(text, hit.end)
-        tail = hit.cue.tail.match(text, filler.end()) if filler else None
-        if tail is None and filler:  # filler is lazy: try each shorter filler end
-            for end in range(hit.end, min(len(text), hit.end + 80)):
-                tail = hit.cue.tail.match(text, end)
-                if tail and _is_filler(text[hit.end : end]):
-                    break
-                tail = None
-        if tail is not None:
-            start = _direct_object_start(text, mentions, tail.end())
-    if start is None:
-        return None, hit.end
-    after = [m for m in mentions if m.start >= start]
-    group = [after[0]]
-    for candidate in after[1:]:
-        if not LIST_SEPARATOR.match(text[group[-1].end : candidate.start]):
-            break
-        group.append(candidate)
-    return group, group[-1].end
-
-
-def _cjk_tail(text: str, position: int, tail: re.Pattern[str]) -> int | None:
-    """End of a Chinese tail ("到") after a short filler in the same clause, if any."""
-    for end in range(position, min(len(text), position + 20)):
-        if text[end] in CLAUSE_PUNCTUATION:
-            return None
-        if match := tail.match(text, end):
-            return match.end()
-    return None
-
-
-def _is_filler(gap: str) -> bool:
-    words = gap.split()
-    return (
-        gap[:1].isspace()
-        and gap[-1:].isspace()
-        and len(words) <= FILLER_MAX_WORDS
-        and not any(w.lower() in ("and", "but", "or") or "," in w for w in words)
-    )
-
-
-def _direct_object_start(text: str, mentions: Sequence[_Local], position: int) -> int | None:
-    after = [m for m in mentions if m.start >= position]
-    if not after:
-        return None
-    gap = ZH_OBJECT_GLUE.sub(" ", text[position : after[0].start])
-    if re.sub(r"[\w\s]", "", gap) or not all(w in OBJECT_GLUE for w in _words(gap)):
-        return None
-    if CJK.search(gap):
-        return None
-    return after[0].start

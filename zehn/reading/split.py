@@ -2,10 +2,12 @@
 
 Every sentence is a slice of the document text, never a rewrite: the spans are
 what citations point at. Blank lines, list items, headings, table rows and
-fenced code lines are hard boundaries; a single line break inside a paragraph
-is not (Markdown wraps lines). Chinese terminators (。！？；) end a sentence
-without needing a following space, and the full-width quotes and brackets
-after them stay with it; in mixed text a Latin '.', '!' or '?' ends a sentence
+fenced code lines are hard boundaries, and so is each line of a diagram
+(Mermaid, PlantUML, Graphviz; fenced or in a reStructuredText directive), never
+cut inside; a single line break inside a paragraph is not (Markdown wraps
+lines). Chinese terminators (。！？；) end a sentence without needing a
+following space, and the full-width quotes and brackets after them stay with
+it; in mixed text a Latin '.', '!' or '?' ends a sentence
 when a Chinese character follows. Chinese list markers ("1、", "二、", "（3）")
 open list items like "1." does. Over-long runs are cut at a space or at
 Chinese punctuation (Chinese has no spaces).
@@ -17,6 +19,7 @@ import re
 from collections.abc import Iterator
 
 from zehn.corpus.model import Chunk, Sentence
+from zehn.reading.diagram_syntax import diagram_line_starts
 
 DEFAULT_MAX_SENTENCE_CHARS = 1000
 DEFAULT_CHUNK_CHARS = 1200
@@ -48,10 +51,20 @@ def split_sentences(
 ) -> list[Sentence]:
     """Split ``text`` into sentences whose spans slice ``text`` exactly."""
     sentences: list[Sentence] = []
-    for block_start, block_end in _blocks(text):
-        for start, end in _sentences_in(text, block_start, block_end):
+    diagram = diagram_line_starts(text)
+    for block_start, block_end in _blocks(text, diagram):
+        # a diagram line is one statement: never cut at a '.', never stripped of a marker
+        atomic = block_start in diagram
+        spans = (
+            [(block_start, block_end)] if atomic else _sentences_in(text, block_start, block_end)
+        )
+        for start, end in spans:
             for piece_start, piece_end in _cap_length(text, start, end, max_chars):
-                trimmed = _trim(text, piece_start, piece_end)
+                trimmed = (
+                    _trim_line(text, piece_start, piece_end)
+                    if atomic
+                    else _trim(text, piece_start, piece_end)
+                )
                 if trimmed is None:
                     continue
                 s, e = trimmed
@@ -85,10 +98,11 @@ def chunk_sentences(
     return chunks, stamped
 
 
-def _blocks(text: str) -> Iterator[tuple[int, int]]:
+def _blocks(text: str, diagram: frozenset[int] = frozenset()) -> Iterator[tuple[int, int]]:
     """Yield (start, end) of paragraphs and other hard-bounded blocks.
 
-    Headings, table rows and fenced code lines stand alone; a list item or
+    Headings, table rows, fenced code lines and diagram lines (``diagram``: their
+    starts, e.g. an indented ``.. graphviz::`` body) stand alone; a list item or
     quote starts a new block that its wrapped continuation lines extend.
     """
     block_start: int | None = None
@@ -98,7 +112,7 @@ def _blocks(text: str) -> Iterator[tuple[int, int]]:
         line_start, position = position, position + len(line)
         stripped = line.strip()
         is_fence = bool(_FENCE.match(line))
-        single = in_fence or is_fence or bool(_SINGLE_LINE.match(line))
+        single = in_fence or is_fence or line_start in diagram or bool(_SINGLE_LINE.match(line))
         opens = not single and bool(_BLOCK_START.match(line))
         if is_fence:
             in_fence = not in_fence
@@ -189,6 +203,17 @@ def _cap_length(text: str, start: int, end: int, max_chars: int) -> Iterator[tup
         yield start, cut
         start = cut
     yield start, end
+
+
+def _trim_line(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """A diagram line without surrounding white space; None when nothing wordy is left."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start >= end or not _HAS_WORD.search(text, start, end):
+        return None
+    return start, end
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:

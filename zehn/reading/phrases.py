@@ -1,0 +1,188 @@
+"""Where a cue's object is: the mentions after a verb or its tail, lists, apposition, agents.
+
+``zehn.reading.relations`` reads each cue of a sentence with these: the object is the
+mention right after the cue (glue words and markup only in between, or named in apposition:
+"to the database (PostgreSQL)"), else after its tail preposition within a short filler of the
+verb's own clause ("stores the items in the user's cart **in** Valkey"). A name the verb
+takes first and a place after its tail ("reads Dag files **from** the bundle") make the place
+the object. A zero-width mention (an implicit subject) is never an object.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zehn.reading import relations_zh
+from zehn.reading.cues import (
+    APPOSITION_CLOSE,
+    CJK,
+    CLAUSE_PUNCTUATION,
+    FILLER_BREAK,
+    FILLER_MAX_WORDS,
+    LIST_SEPARATOR,
+    MARKUP,
+    MIDDLE_JOIN,
+    OBJECT_APPOSITION,
+    OBJECT_GLUE,
+    ZH_OBJECT_GLUE,
+    Cue,
+)
+from zehn.reading.model import Mention
+from zehn.reading.vocabulary import Predicate
+
+WORD = re.compile(r"[A-Za-z']+")
+# predicates whose tail names the place ("reads A from B", "writes A to B", "requests A from
+# B"): A is the data
+_PLACES = frozenset({Predicate.READS_FROM, Predicate.WRITES_TO, Predicate.PUBLISHES_TO,
+                     Predicate.CONSUMES_FROM, Predicate.FEEDS, Predicate.CALLS})  # fmt: skip
+_PLACE_FILLER = 2
+_AGENT = re.compile(r"^\s*,?\s*by\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CueHit:
+    """Where a cue matched in a sentence (offsets relative to the sentence)."""
+
+    start: int
+    end: int
+    cue: Cue
+
+
+@dataclass(frozen=True)
+class Local:
+    """A mention with offsets relative to its sentence."""
+
+    mention: Mention
+    start: int
+    end: int
+
+    @property
+    def zero_width(self) -> bool:
+        """An implicit subject: a subject of what follows, never an object."""
+        return self.start == self.end
+
+
+Group = list[Local]
+
+
+def plain(gap: str) -> str:
+    """A gap without markup: "* and *" reads " and "."""
+    return MARKUP.sub(" ", gap)
+
+
+def words(gap: str) -> list[str]:
+    return [w.lower() for w in WORD.findall(gap)]
+
+
+def is_list_separator(gap: str) -> bool:
+    return bool(LIST_SEPARATOR.match(gap) or relations_zh.is_list_separator(gap))
+
+
+def list_from(text: str, after: Sequence[Local]) -> tuple[Group, int]:
+    """The first mention and those listed after it ("A, B and C")."""
+    group = [after[0]]
+    for candidate in after[1:]:
+        if not is_list_separator(plain(text[group[-1].end : candidate.start])):
+            break
+        group.append(candidate)
+    return group, group[-1].end
+
+
+def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Group | None, int]:
+    objects = [m for m in mentions if not m.zero_width]  # an implicit subject is no object
+    cue = hit.cue
+    start = None if cue.tail_only else direct_object_start(text, objects, hit.end)
+    direct = start is not None
+    if start is None and cue.tail is not None and cue.cjk:
+        tail_end = cjk_tail(text, hit.end, cue.tail)  # "发布 …事件到 billing-events"
+        if tail_end is not None:
+            start = direct_object_start(text, objects, tail_end)
+    elif start is None and cue.tail is not None:
+        start = tail_object_start(text, objects, hit.end, cue.tail)
+    if start is None:
+        return None, hit.end
+    group, end = list_from(text, [m for m in objects if m.start >= start])
+    if direct and cue.tail is not None and not cue.cjk and _PLACES.issuperset(cue.predicates):
+        # "reads Dag files from the bundle": what is read is named first, the place after
+        place = tail_object_start(text, objects, end, cue.tail)
+        if place is not None:
+            return list_from(text, [m for m in objects if m.start >= place])
+        tail = cue.tail.search(text, end, min(len(text), end + 40))
+        filler = text[end : tail.start()] if tail else ""
+        if tail and len(filler.split()) <= _PLACE_FILLER and not FILLER_BREAK.search(plain(filler)):
+            return None, hit.end  # the place is named, but not as anything known
+    return group, end
+
+
+def agent_group(text: str, mentions: Sequence[Local], position: int) -> tuple[Group | None, int]:
+    """The agent of a passive with a place: "… from Y by Z" -> Z."""
+    window = text[position : position + 40]
+    if not _AGENT.match(plain(window)):
+        return None, position
+    by = re.search(r"\bby\b", window, re.IGNORECASE)
+    objects = [m for m in mentions if not m.zero_width]
+    start = direct_object_start(text, objects, position + by.end()) if by else None
+    if start is None:
+        return None, position
+    return list_from(text, [m for m in objects if m.start >= start])
+
+
+def tail_object_start(
+    text: str, mentions: Sequence[Local], position: int, tail: re.Pattern[str]
+) -> int | None:
+    """The object after the first tail ("to", "from" …) that a mention follows, within a
+    short filler of the verb's own clause: "stores the items in the user's cart in Valkey"."""
+    for match in tail.finditer(text, position, min(len(text), position + 120)):
+        filler = text[position : match.start()]
+        if FILLER_BREAK.search(plain(filler)) or len(filler.split()) > FILLER_MAX_WORDS:
+            return None
+        if not (filler[:1].isspace() and filler[-1:].isspace()):
+            continue
+        start = direct_object_start(text, mentions, match.end())
+        if start is not None:
+            return start
+    return None
+
+
+def cjk_tail(text: str, position: int, tail: re.Pattern[str]) -> int | None:
+    """End of a Chinese tail ("到") after a short filler in the same clause, if any."""
+    for end in range(position, min(len(text), position + 20)):
+        if text[end] in CLAUSE_PUNCTUATION:
+            return None
+        if match := tail.match(text, end):
+            return match.end()
+    return None
+
+
+def direct_object_start(
+    text: str, mentions: Sequence[Local], position: int, *, join_words: bool = False
+) -> int | None:
+    """Where the object right after ``position`` starts: after glue words only, or named in
+    apposition to a short noun phrase ("the database (PostgreSQL)")."""
+    after = [m for m in mentions if m.start >= position and not m.zero_width]
+    if not after:
+        return None
+    raw = text[position : after[0].start]
+    if CJK.search(text) and relations_zh.object_modifier(raw):
+        return after[0].start  # "不影响已运行的提供者"
+    if CJK.search(ZH_OBJECT_GLUE.sub(" ", raw)):
+        return None
+    gap = plain(ZH_OBJECT_GLUE.sub(" ", raw))
+    if join_words:
+        gap = MIDDLE_JOIN.sub(" ", gap, count=1)
+    found = words(gap)
+    possessives = sum(w.endswith("'s") for w in found)  # "the demo's OpAMP server"
+    if (
+        not re.sub(r"[\w\s']", "", gap)
+        and possessives <= 1
+        and all(w in OBJECT_GLUE or w.endswith("'s") for w in found)
+    ):
+        return after[0].start
+    apposition = OBJECT_APPOSITION.match(gap)
+    if apposition is not None:
+        close = APPOSITION_CLOSE[apposition["open"]]
+        if close.match(plain(text[after[0].end : after[0].end + 40])):
+            return after[0].start
+    return None
