@@ -98,7 +98,7 @@ def test_a_kind_word_decides_between_identities(engine: Engine) -> None:
         ("Does query-planner call the indexer directly?", "insufficient: no source states it"),
         ("If I change ledger-v1, what breaks?", "no source states it"),
         ("What breaks if I change the search-cache service?", "no path found"),
-        ("What availability does the Kestrel Labs contract guarantee?", "no path found"),
+        ("What availability does the Kestrel Labs contract guarantee?", "and not their failure"),
     ],
 )
 def test_unsupported_questions_abstain_and_say_why(
@@ -108,7 +108,8 @@ def test_unsupported_questions_abstain_and_say_why(
     assert answer.status == "abstained"
     assert answer.answer == "I don't know"
     assert reason in (answer.reason or "")
-    assert not answer.citations
+    assert not answer.answer_citations  # context may be cited beside it, never as the answer
+    assert all(c.role == "related" for c in answer.citations)
 
 
 def test_superseded_support_is_listed_but_not_claimed(engine: Engine) -> None:
@@ -156,7 +157,7 @@ def test_nothing_depends_on_it_is_an_abstention_not_an_error(
     assert answer.status == "abstained" and answer.reason == "no path found: no source states it"
 
 
-def test_a_predicate_the_graph_lacks_is_an_error_naming_it(
+def test_a_predicate_the_graph_lacks_is_an_abstention_naming_it(
     client: GraphClient, sample_graph: str
 ) -> None:
 
@@ -169,8 +170,12 @@ def test_a_predicate_the_graph_lacks_is_an_error_naming_it(
         answer = Engine(
             client, f"{graph}_noaffects", load_policy("production"), OfflineModel()
         ).ask("What does origin-mapper affect?")
-        assert answer.status == "error"
-        assert "UnknownPredicate" in (answer.reason or "") and "AFFECTS" in (answer.reason or "")
+        # a fair question the sources never answer: "I don't know", not a failure, and the
+        # reason says what the graph lacks (distinct from "nothing is affected")
+        assert answer.status == "abstained"
+        assert "the graph has no AFFECTS edges" in (answer.reason or "")
+        (record,) = [r for r in answer.tool_calls if r.query == "neighbours"]
+        assert record.error is not None and "UnknownPredicate" in record.error
     finally:
         client.delete_graph(f"{graph}_noaffects")
 

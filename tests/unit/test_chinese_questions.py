@@ -81,8 +81,10 @@ def test_chinese_questions_become_the_same_plans_as_english_ones(
 
 
 def test_a_kind_word_filters_lookups_in_chinese() -> None:
-    assert MODEL.plan(question("哪些客户使用 feed-builder？", "feed-builder")).kind == "customer"
-    assert MODEL.plan(question("哪个团队负责 indexer？", "indexer")).kind == "team"
+    assert MODEL.plan(question("哪些客户使用 feed-builder？", "feed-builder")).kinds == (
+        "customer",
+    )
+    assert MODEL.plan(question("哪个团队负责 indexer？", "indexer")).kinds == ("team",)
 
 
 def test_a_question_that_only_names_a_chinese_alias_stays_english() -> None:

@@ -50,6 +50,8 @@ class Citation:
     superseded_by: str | None = None  # the superseding sentence id (zehn.evidence.staleness)
     superseded_quote: str | None = None  # its verbatim text
     stale_reason: str | None = None  # why stale: superseded (and by what) or too old
+    found_by: str = "graph"  # "search": a sentence found by full-text search, re-read at query time
+    role: str = "answer"  # "related": context the sources state, shown beside, never the answer
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +67,40 @@ class Citation:
             "superseded_by": self.superseded_by,
             "superseded_quote": self.superseded_quote,
             "stale_reason": self.stale_reason,
+            "found_by": self.found_by,
+            "role": self.role,
+        }
+
+
+@dataclass(frozen=True)
+class Related:
+    """Context the sources do state about the question's entities (their cited relations,
+    sentences that mention the entity and the asked attribute): never the answer."""
+
+    text: str
+    citations: tuple[int, ...]  # numbers into the answer's citations (role "related")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "citations": list(self.citations)}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a multi-part question, planned, graded, verified and gated on its own."""
+
+    question: str
+    status: str
+    answer: str
+    reason: str | None
+    citations: tuple[int, ...]  # numbers into the whole answer's citations
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "status": self.status,
+            "answer": self.answer,
+            "citations": list(self.citations),
+            "reason": self.reason,
         }
 
 
@@ -125,6 +161,13 @@ class CitedAnswer:
     elapsed_ms: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     language: str = "en"  # the question's language, which the answer text is written in
+    parts: tuple[Part, ...] = ()  # a multi-part question's parts; empty for a single question
+    related: tuple[Related, ...] = ()
+
+    @property
+    def answer_citations(self) -> tuple[Citation, ...]:
+        """The citations the answer rests on (without the related context's)."""
+        return tuple(c for c in self.citations if c.role == "answer")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,6 +185,8 @@ class CitedAnswer:
             "limitations": list(self.limitations),
             "elapsed_ms": round(self.elapsed_ms, 1),
             "language": self.language,
+            "parts": [p.to_dict() for p in self.parts],
+            "related": [r.to_dict() for r in self.related],
         }
 
     def to_frame(self) -> pd.DataFrame:

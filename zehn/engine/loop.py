@@ -29,9 +29,11 @@ from zehn.engine.answer import (
     Citation,
     CitedAnswer,
     Identity,
+    Related,
     ToolCallRecord,
     dont_know,
 )
+from zehn.engine.context import RelatedFinding, related_context
 from zehn.engine.events import (
     AnswerEvent,
     Event,
@@ -41,6 +43,7 @@ from zehn.engine.events import (
     VerdictEvent,
 )
 from zehn.engine.gate import decide, evidence_summary
+from zehn.engine.parts import Carried, ask_in_parts
 from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
@@ -50,18 +53,22 @@ from zehn.errors import (
     ModelError,
     RetrievalError,
     StoreError,
+    UnknownPredicate,
     UnknownQuery,
     ZehnError,
 )
 from zehn.evidence.grade import GradedPath
 from zehn.evidence.policy import Policy
 from zehn.evidence.staleness import check_citations
-from zehn.models.base import DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
+from zehn.models.base import CARRIED, DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.queries import get_query
+from zehn.reading.asking import Asked, Intent
+from zehn.reading.asking_zh import read_asked, refers_back, split_question
 from zehn.reading.binding import Binder
 from zehn.reading.lang import KIND_ZH, ZH, detect_language
 from zehn.reading.model import Entity, Mention
 from zehn.reading.questions import WHAT_IS, WHAT_IS_ZH
+from zehn.reading.vocabulary import PREDICATES
 from zehn.store.client import GraphClient
 
 DEFAULT_MAX_STEPS = 8
@@ -115,12 +122,24 @@ class Engine:
         self.listener = listener
 
     def ask(self, question: str, listener: Listener | None = None) -> CitedAnswer:
-        return _Investigation(self, question, listener or self.listener).run()
+        """Answer ``question``; a multi-part question is answered part by part."""
+        listener = listener or self.listener
+        parts = split_question(question.strip(), detect_language(question))
+        if len(parts) > 1:
+            return ask_in_parts(
+                question.strip(),
+                parts,
+                lambda text, carried: _Investigation(self, text, listener, carried).run(),
+            )
+        return _Investigation(self, question, listener).run()
 
 
 class _Investigation:
-    def __init__(self, engine: Engine, question: str, listener: Listener | None) -> None:
+    def __init__(
+        self, engine: Engine, question: str, listener: Listener | None, carried: Carried = ()
+    ) -> None:
         self.engine = engine
+        self.carried = carried  # what a referring part ("who owns them?") is about
         self.question = question.strip()
         self.listener = listener
         self.tools = ToolExecutor(engine.client, engine.graph, engine.policy)
@@ -133,6 +152,10 @@ class _Investigation:
         self.identities: list[Identity] = []
         self.found_rows: list[dict[str, Any]] = []
         self.truncated: list[str] = []  # walks cut at the row limit: said in limitations
+        self.absent: list[str] = []  # asked predicates the graph has no edges of
+        self.notes: list[str] = []  # said in limitations (a namesake chosen by fit, …)
+        self.related: list[RelatedFinding] = []  # context beside the answer, never the answer
+        self.asked = Asked(Intent.UNKNOWN)
         self.started = time.perf_counter()
 
     def run(self) -> CitedAnswer:
@@ -147,7 +170,10 @@ class _Investigation:
             draft = self._converse(entities)
             answer = self._judge(draft)
         except _Stop as stop:
-            answer = self._withheld(stop.status, stop.reason)
+            reason = stop.reason
+            if stop.status == ABSTAINED and self.absent:
+                reason = f"{reason}; {'; '.join(dict.fromkeys(self.absent))}"
+            answer = self._withheld(stop.status, reason)
         self._emit(VerdictEvent(answer.status, answer.reason))
         self._emit(AnswerEvent(answer))
         return answer
@@ -163,25 +189,72 @@ class _Investigation:
         ]
         sentence = Sentence("question/q", self.question, 0, len(self.question))
         mentions = Binder(entities).bind(sentence) if entities else []
+        if not mentions and self.carried and refers_back(self.question):
+            mentions = [
+                Mention("question/q", 0, 0, name, (entity_id,), CARRIED)
+                for entity_id, name in self.carried
+            ]
         # Chinese outside the names: "What does 红木推理团队 own?" is still English
         self.language = detect_language(self.question, [(m.start, m.end) for m in mentions])
-        ambiguous = [m for m in mentions if m.ambiguous]
-        if ambiguous:
-            mention = ambiguous[0]
+        self.asked = read_asked(self.question, [m.surface for m in mentions], self.language)
+        for mention in [m for m in mentions if m.ambiguous]:
             resolved = self._call("resolve_entity", {"name": mention.surface}, by="engine")
-            self.identities = [
+            identities = [
                 Identity(
                     str(r["id"]), str(r["name"]), str(r["kind"]), tuple(r.get("evidence") or ())
                 )
                 for r in resolved.rows
             ]
+            fitting = [i for i in identities if self.asked.fits(i.kind)]
+            if len(fitting) == 1:  # the asked relation fits one kind only: said, not merged
+                chosen = fitting[0]
+                self.notes.append(
+                    f"{mention.surface!r} names {len(identities)} things; only the "
+                    f"{chosen.kind} fits the question ({self.asked.why})"
+                )
+                mentions = [
+                    dataclasses.replace(m, candidates=(chosen.id,), reason="kind fits the question")
+                    if m is mention
+                    else m
+                    for m in mentions
+                ]
+                continue
+            self.identities = identities
             kinds = ", ".join(f"a {i.kind}" for i in self.identities)
             raise _Stop(
                 AMBIGUOUS,
                 f"{mention.surface!r} names {len(self.identities)} different things ({kinds}) "
                 "and the question does not say which one is meant",
             )
-        return [m for m in mentions if m.entity_id]
+        found = [m for m in mentions if m.entity_id]
+        if found and self.asked.intent == Intent.ATTRIBUTE:
+            self._not_modelled(found)
+        return found
+
+    def _not_modelled(self, mentions: list[Mention]) -> None:
+        """An attribute the graph does not model (a port, a URL …): abstain, by code, with
+        what the sources do state about the entity beside the answer, never as it."""
+        attribute = self.asked.attribute or "attribute"
+        ids = list(dict.fromkeys(str(m.entity_id) for m in mentions))
+        unnamed = self.question
+        for mention in mentions:  # the entity's name would match every sentence about it
+            unnamed = unnamed.replace(mention.surface, " ")
+        self.related.extend(related_context(self._context_call, ids, unnamed, attribute))
+        names = ", ".join(dict.fromkeys(m.surface for m in mentions))
+        raise _Stop(
+            ABSTAINED,
+            f"the question asks for the {attribute} of {names}; the graph holds relations "
+            "between components and not their "
+            f"{attribute}" + ("; related sentences are listed as context" if self.related else ""),
+        )
+
+    def _context_call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome | None:
+        """A context query: a failure is a limitation of the context, never of the answer."""
+        try:
+            return self._call(name, arguments, by="engine")
+        except (_Stop, ZehnError) as e:
+            self.notes.append(f"related context: {name} could not be read ({e})")
+            return None
 
     # --- step 2: the model's calls ------------------------------------------------------
 
@@ -196,7 +269,8 @@ class _Investigation:
         specs = [
             ToolSpec(q.name, q.description, q.tool_schema()) for q in self.tools.tool_queries()
         ]
-        for _ in range(self.engine.max_steps):
+        steps = self.engine.max_steps + len(self.carried)  # one lookup per carried entity
+        for _ in range(steps):
             if time.perf_counter() - self.started > self.engine.deadline_s:
                 raise _Stop(
                     ERROR,
@@ -212,7 +286,7 @@ class _Investigation:
             if isinstance(step, DraftAnswer):
                 return step
             self._model_call(step)
-        raise _Stop(ABSTAINED, f"the model gave no answer within {self.engine.max_steps} steps")
+        raise _Stop(ABSTAINED, f"the model gave no answer within {steps} steps")
 
     def _namesakes(self) -> dict[str, str]:
         """Question.namesakes: kept per graph revision, like the entities they come from."""
@@ -250,6 +324,11 @@ class _Investigation:
             self._emit(ToolResultEvent(name, 0, ms, str(e)))
             if isinstance(e, UnknownQuery | InvalidParameters):
                 raise  # the model's mistake: the caller decides
+            if isinstance(e, UnknownPredicate) and e.predicate in PREDICATES:
+                # a relation the vocabulary knows and no source was read as stating: the
+                # question is fair and the answer is "I don't know", not a failure
+                self.absent.append(f"the graph has no {e.predicate} edges")
+                return ToolOutcome(name, dict(arguments), {"paths": [], "count": 0}, (), ms)
             # the database failed, or the graph has no such predicate: never an empty result
             raise _Stop(ERROR, f"{type(e).__name__}: {e}") from e
         self.records.append(
@@ -326,9 +405,9 @@ class _Investigation:
             )
         return self._result(ANSWERED, text.strip(), None, citations)
 
-    def _citations(self, cited: Sequence[str]) -> tuple[Citation, ...]:
+    def _citations(self, cited: Sequence[str], first: int = 1) -> tuple[Citation, ...]:
         citations = []
-        for n, sentence_id in enumerate(cited, start=1):
+        for n, sentence_id in enumerate(cited, start=first):
             row = self.sentence_rows.get(sentence_id)
             if row is None or "title" not in row:
                 rows = self.tools.internal("sentence", {"sentence_id": sentence_id})
@@ -377,6 +456,26 @@ class _Investigation:
     def _result(
         self, status: str, text: str, reason: str | None, citations: tuple[Citation, ...]
     ) -> CitedAnswer:
+        related: list[Related] = []
+        if self.related:
+            numbers = {c.id: c.n for c in citations}
+            extra = [sid for f in self.related for sid in f.sentence_ids if sid not in numbers]
+            found_by = {sid: f.found_by for f in self.related for sid in f.sentence_ids}
+            try:
+                context = self._citations(list(dict.fromkeys(extra)), first=len(citations) + 1)
+            except _Stop as stop:  # context that cannot be checked is left out, and said
+                self.notes.append(f"related context left out: {stop.reason}")
+                context = ()
+            context = tuple(
+                dataclasses.replace(c, role="related", found_by=found_by.get(c.id, "graph"))
+                for c in context
+            )
+            numbers.update({c.id: c.n for c in context})
+            citations = (*citations, *context)
+            related = [
+                Related(f.text, tuple(numbers[s] for s in f.sentence_ids if s in numbers))
+                for f in self.related
+            ]
         return CitedAnswer(
             question=self.question,
             status=status,
@@ -392,6 +491,7 @@ class _Investigation:
             limitations=self._limitations(),
             elapsed_ms=(time.perf_counter() - self.started) * 1000,
             language=self.language,
+            related=tuple(related),
         )
 
     def _limitations(self) -> tuple[str, ...]:
@@ -422,6 +522,7 @@ class _Investigation:
         if self.paths:
             notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
         notes.extend(f"truncated: {note}" for note in dict.fromkeys(self.truncated))
+        notes.extend(dict.fromkeys(self.notes))
         return tuple(notes)
 
     def _emit(self, event: Event) -> None:

@@ -21,6 +21,7 @@ from zehn.evidence.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
 from zehn.queries.spec import MAX_LIST
+from zehn.queries.terms import fulltext_query
 from zehn.reading.cues import NEGATION
 from zehn.reading.vocabulary import GradeLabel
 from zehn.store.client import GraphClient
@@ -154,6 +155,8 @@ class ToolExecutor:
 
     def _bind_policy(self, query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:
         bound = dict(params)
+        if query.fulltext is not None:
+            bound["query"] = fulltext_query(str(params[query.fulltext])) or "_"
         if query.policy_binding == "impact":
             bound["reverse"] = list(self.policy.impact_predicates("reverse"))
             bound["forward"] = list(self.policy.impact_predicates("forward"))

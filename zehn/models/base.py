@@ -11,6 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+CARRIED = "refers to the previous part"
+"""The reason of an entity hint the engine carried into a part that names nothing and refers
+back ("…, and who owns them?"): the entities the previous part's answer reached."""
+
 
 @dataclass(frozen=True)
 class ToolSpec:

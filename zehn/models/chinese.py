@@ -1,78 +1,15 @@
-"""The offline model in two languages: how it reads a Chinese question, and the phrases it writes.
+"""The phrases the offline model writes, in English and in Chinese.
 
-A question asked in Chinese (or mixed: "如果我修改 indexer，哪些服务会受影响？")
-is parsed into the same intents as an English one — change impact,
-dependencies, direct relations in either direction, yes/no relations, "what is
-X?" — and answered with the same logic, only in Chinese. Citations are never
+A question asked in Chinese is read by ``zehn.reading.asking_zh`` into the same intents as
+an English one and answered with the same logic, only in Chinese. Citations are never
 translated: they are the stored sentences, in the language they were written in.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from zehn.reading.lang import EN, KIND_ZH, ZH
-from zehn.reading.questions import ASKS_WHAT_IS_ZH as _WHAT_IS_ZH
-
-# Chinese verbs of a question -> predicate (longest first when matching).
-VERBS_ZH: dict[str, str] = {
-    "依赖于": "DEPENDS_ON", "依赖": "DEPENDS_ON", "调用": "CALLS", "请求": "CALLS",
-    "提供给": "FEEDS", "供给": "FEEDS", "提供数据": "FEEDS", "影响": "AFFECTS",
-    "使用": "USES", "用到": "USES", "读取": "READS_FROM", "读": "READS_FROM",
-    "拉取": "READS_FROM", "轮询": "READS_FROM", "写入": "WRITES_TO", "写": "WRITES_TO",
-    "发布": "PUBLISHES_TO", "推送": "PUBLISHES_TO", "消费": "CONSUMES_FROM",
-    "订阅": "CONSUMES_FROM", "负责": "OWNS", "拥有": "OWNS", "维护": "OWNS",
-}  # fmt: skip
-_VERB_ZH = re.compile("|".join(sorted(VERBS_ZH, key=len, reverse=True)))
-_WH = r"(?:什么|哪些|哪个|哪里|哪儿|谁|何处)"
-_IMPACT_ZH = re.compile(
-    r"(?:如果|假如|要是|若).{0,12}?(?:修改|改动|更改|变更|改变|升级|下线|删除|重启|替换|动了|出问题|宕机|挂了)"
-    r"|(?:修改|改动|更改|变更|升级|下线)[^，。？?]{0,20}?(?:影响|坏|出问题|波及)"
-    r"|会?受(?:到)?(?:什么|哪些)?影响|影响(?:哪些|什么|到谁|谁)|会坏|影响范围|爆炸半径"
-    rf"|{_WH}[^，。？?]{{0,6}}?依赖(?:于)?"
-)
-_UPSTREAM_ZH = re.compile(
-    rf"依赖(?:于)?[^，。？?]{{0,4}}?{_WH}|{_WH}[^，。？?]{{0,4}}?被.{{0,20}}?依赖"
-)
-_YES_NO_ZH = re.compile(r"吗\s*[？?]?\s*$|是否|有没有|会不会|是不是")
-_KIND_WORDS_ZH = {"客户": "customer", "团队": "team"}
-
-
-@dataclass(frozen=True)
-class ChineseQuestion:
-    """What a Chinese question asks: an intent, and for lookups the verbs and their direction."""
-
-    intent: str  # impact | upstream | yes_no | lookup_out | lookup_in | what_is | unknown
-    predicates: tuple[str, ...] = ()
-    direction: str = "out"
-    kind: str | None = None
-
-
-def parse_chinese(text: str, focus_surface: str, has_other: bool) -> ChineseQuestion:
-    """Read a Chinese question about the entity written ``focus_surface`` (as it appears)."""
-    at = text.find(focus_surface) if focus_surface else -1
-    before, after = (text[:at], text[at + len(focus_surface) :]) if at >= 0 else ("", text)
-    kind = next((k for w, k in _KIND_WORDS_ZH.items() if w in text), None)
-    verbs = [VERBS_ZH[v] for v in _VERB_ZH.findall(text)]
-    conditional_change = re.match(r"\s*(?:如果|假如|要是|若)", text) is not None
-    if _YES_NO_ZH.search(text) and has_other and verbs and not conditional_change:
-        return ChineseQuestion("yes_no", (verbs[0],))
-    if _IMPACT_ZH.search(text):
-        return ChineseQuestion("impact")
-    if _UPSTREAM_ZH.search(after):
-        return ChineseQuestion("upstream")
-    after_verbs = [VERBS_ZH[v] for v in _VERB_ZH.findall(after)]
-    if after_verbs and re.search(_WH, after) and "被" not in after and "由" not in after:
-        return ChineseQuestion("lookup_out", tuple(dict.fromkeys(after_verbs)), "out", kind)
-    if after_verbs and re.search(rf"(?:被|由){_WH}", after):  # "X 由谁负责？"
-        return ChineseQuestion("lookup_in", (after_verbs[0],), "in", kind)
-    before_verbs = [VERBS_ZH[v] for v in _VERB_ZH.findall(before)]
-    if before_verbs and re.search(_WH, before):  # "谁负责 X？", "哪些服务调用了 X？"
-        return ChineseQuestion("lookup_in", (before_verbs[-1],), "in", kind)
-    if _WHAT_IS_ZH.search(text):
-        return ChineseQuestion("what_is")
-    return ChineseQuestion("unknown")
 
 
 @dataclass(frozen=True)
@@ -87,6 +24,8 @@ class Phrases:
     yes: str
     impact_head: str  # formatted with focus
     upstream_head: str  # formatted with focus
+    path_head: str  # formatted with focus, other
+    not_modelled: str  # formatted with attribute
     via: str  # formatted with names
     list_sep: str
     step_sep: str
@@ -122,6 +61,11 @@ PHRASES: dict[str, Phrases] = {
         yes="Yes. ",
         impact_head="If {focus} changes, these are at risk (source-supported paths only):",
         upstream_head="{focus} depends on (source-supported paths only):",
+        path_head="From {focus} to {other} (source-supported paths only):",
+        not_modelled=(
+            "I don't know: the graph holds relations between components, not their "
+            "{attribute}; the related sentences below are context, not an answer."
+        ),
         via=" (via {names})",
         list_sep=", ",
         step_sep="; ",
@@ -145,6 +89,8 @@ PHRASES: dict[str, Phrases] = {
         yes="是的，",
         impact_head="如果 {focus} 发生变更，以下各项有风险（只列出有来源支持的路径）：",
         upstream_head="{focus} 依赖以下各项（只列出有来源支持的路径）：",
+        path_head="从 {focus} 到 {other}（只列出有来源支持的路径）：",
+        not_modelled="我不知道：图中只有组件之间的关系，没有它们的{attribute}；下面的相关句子只是上下文，不是答案。",
         via="（经由 {names}）",
         list_sep="、",
         step_sep="；",

@@ -11,38 +11,21 @@ stored sentences, in their own language.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
-from zehn.models.chinese import PHRASES, Phrases, parse_chinese
+from zehn.models.base import CARRIED, DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
+from zehn.models.chinese import PHRASES, Phrases
+from zehn.reading.asking import Intent, read_question
+from zehn.reading.asking_zh import read_question_zh
 from zehn.reading.cues import NEGATION
 from zehn.reading.lang import EN, ZH, detect_language
-from zehn.reading.questions import WHAT_IS as _WHAT_IS
 from zehn.reading.vocabulary import GradeLabel
 
 SUPPORTED = GradeLabel.SUPPORTED
+MAX_CARRIED = 10
 HANDLED = PHRASES[EN].handled
-_VERBS: dict[str, str] = {
-    "read": "READS_FROM", "write": "WRITES_TO", "call": "CALLS", "consume": "CONSUMES_FROM",
-    "publish": "PUBLISHES_TO", "use": "USES", "feed": "FEEDS", "affect": "AFFECTS",
-    "own": "OWNS", "depend": "DEPENDS_ON",
-}  # fmt: skip
-_VERB = r"(read|write|call|consume|publish|use|feed|affect|own|depend)(?:s|es|ed|ing)?"
-_IMPACT = re.compile(
-    r"\bif (?:i|we|you|someone) (?:change|modify|update|touch|deprecate|remove|break|restart)\b"
-    r"|\bif .+ (?:changes|breaks|goes down|is down)\b"
-    r"|\bwhat (?:breaks|would break|could break|might break|is affected|gets affected|is impacted)"
-    r"|\b(?:what|who) depends on\b|\bblast radius\b|\bimpact of\b",
-    re.IGNORECASE,
-)
-_UPSTREAM = re.compile(r"\bwhat does .+ depend on\b|\bwhat is .+ dependent on\b", re.IGNORECASE)
-_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are)\b", re.IGNORECASE)
-_SUBJECT_VERB = re.compile(rf"\b(?:what|where|which \w+) (?:does|do) .+? {_VERB}\b", re.IGNORECASE)
-_OBJECT_VERB = re.compile(rf"^\s*(?:what|who|which \w+)\s+{_VERB}\b", re.IGNORECASE)
-_KIND_WORDS = {"customer": "customer", "customers": "customer", "team": "team", "teams": "team"}
 
 
 @dataclass(frozen=True)
@@ -51,7 +34,8 @@ class _Plan:
     calls: tuple[ToolRequest, ...]
     focus: str | None = None
     other: str | None = None
-    kind: str | None = None
+    kinds: tuple[str, ...] = ()
+    attribute: str | None = None
     language: str = EN
     namesakes: Mapping[str, str] = field(default_factory=dict)  # Question.namesakes
 
@@ -78,57 +62,52 @@ class OfflineModel:
         return self._draft(plan, results)
 
     def plan(self, question: Question) -> _Plan:
-        text = question.text
-        entities = [str(e["id"]) for e in question.hints.get("entities", []) if e.get("id")]
-        entities = list(dict.fromkeys(entities))
+        """Which named queries answer the question: read by ``zehn.reading.asking``."""
+        hinted = [e for e in question.hints.get("entities", []) if e.get("id")]
+        entities = list(dict.fromkeys(str(e["id"]) for e in hinted))
+        language = _language(question)
         if not entities:
-            return _Plan("none", ())
+            return _Plan("none", (), language=language)
         focus = entities[0]
         other = entities[1] if len(entities) > 1 else None
-        kind = next((k for w, k in _KIND_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
-        if _language(question) == ZH:
-            return self._plan_chinese(question, focus, other)
-        if _YES_NO.match(text) and other is not None:
-            verbs = [v for v in re.findall(_VERB, text, re.IGNORECASE)]
-            if verbs:
-                call = _neighbours(focus, _VERBS[verbs[0].lower()], "out")
-                return _Plan("yes_no", (call,), focus, other)
-        if _IMPACT.search(text):
-            call = ToolRequest("downstream_impact", {"entity_id": focus, "depth": self.max_hops})
-            return _Plan("impact", (call,), focus)
-        if _UPSTREAM.search(text):
-            call = ToolRequest(
-                "upstream_dependencies", {"entity_id": focus, "depth": self.max_hops}
-            )
-            return _Plan("upstream", (call,), focus)
-        if match := _SUBJECT_VERB.search(text):
-            tail = text[match.start() :]
-            found = dict.fromkeys(v.lower() for v in re.findall(_VERB, tail, re.IGNORECASE))
-            calls = tuple(_neighbours(focus, _VERBS[v], "out") for v in found)
-            return _Plan("lookup_out", calls, focus, kind=kind)
-        if match := _OBJECT_VERB.search(text):
-            call = _neighbours(focus, _VERBS[match.group(1).lower()], "in")
-            return _Plan("lookup_in", (call,), focus, kind=kind)
-        if _WHAT_IS.match(text):
-            return _Plan(
-                "what_is", (ToolRequest("mentions", {"entity_id": focus, "limit": 20}),), focus
-            )
-        return _Plan("unknown", (), focus)
-
-    def _plan_chinese(self, question: Question, focus: str, other: str | None) -> _Plan:
-        surface = str(question.hints["entities"][0].get("surface") or "")
-        asked = parse_chinese(question.text, surface, other is not None)
+        if language == ZH:
+            surface = str(hinted[0].get("surface") or "")
+            asked = read_question_zh(question.text, surface, other is not None)
+        else:
+            asked = read_question(question.text, [str(e.get("surface") or "") for e in hinted])
         walk = {"entity_id": focus, "depth": self.max_hops}
         calls: tuple[ToolRequest, ...] = ()
-        if asked.intent == "impact":
+        intent = asked.intent
+        if intent == Intent.IMPACT:
             calls = (ToolRequest("downstream_impact", walk),)
-        elif asked.intent == "upstream":
+        elif intent == Intent.UPSTREAM:
             calls = (ToolRequest("upstream_dependencies", walk),)
-        elif asked.intent == "what_is":
+        elif intent == Intent.WHAT_IS:
             calls = (ToolRequest("mentions", {"entity_id": focus, "limit": 20}),)
-        elif asked.intent != "unknown":
-            calls = tuple(_neighbours(focus, p, asked.direction) for p in asked.predicates)
-        return _Plan(asked.intent, calls, focus, other, asked.kind, ZH)
+        elif intent == Intent.ATTRIBUTE:
+            calls = (ToolRequest("neighbours", {"entity_id": focus}),)
+        elif intent == Intent.PATH and other is not None:
+            calls = (ToolRequest("path_between", {**walk, "other_id": other}),)
+        elif intent == Intent.PATH:  # "trace a change from X": where a change to X reaches
+            intent = Intent.IMPACT
+            calls = (ToolRequest("downstream_impact", walk),)
+        elif intent == Intent.YES_NO and other is not None:
+            direction = "in" if asked.passive else "out"
+            calls = (_neighbours(focus, asked.predicates[0], direction),)
+        elif intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN):
+            direction = "out" if intent == Intent.LOOKUP_OUT else "in"
+            # a part that refers back ("and who owns them?") asks about each entity carried
+            carried = [e for e in entities if e != focus and _carried(hinted, e)]
+            calls = tuple(
+                _neighbours(entity, p, direction)
+                for entity in [focus, *carried[:MAX_CARRIED]]
+                for p in asked.predicates
+            )
+        else:
+            intent = Intent.UNKNOWN
+        return _Plan(
+            str(intent), calls, focus, other, asked.target_kinds, asked.attribute, language
+        )
 
     # --- drafting --------------------------------------------------------------------------
 
@@ -138,12 +117,16 @@ class OfflineModel:
             return DraftAnswer(say.nothing_named)
         if plan.intent == "unknown":
             return DraftAnswer(say.unhandled.format(handled=say.handled))
+        if plan.intent == "attribute":
+            return DraftAnswer(say.not_modelled.format(attribute=plan.attribute or "attribute"))
         if plan.intent == "what_is":
             return self._what_is(plan, results)
         paths = [p for r in results for p in r.get("paths", [])]
         supported = [p for p in paths if p.get("label") == SUPPORTED]
         if plan.intent == "yes_no":
-            hops = [h for p in supported for h in p["hops"] if h["target"] == plan.other]
+            hops = [
+                h for p in supported for h in p["hops"] if plan.other in (h["source"], h["target"])
+            ]
             if not hops:
                 return DraftAnswer(say.no_source)
             h = hops[0]
@@ -154,12 +137,14 @@ class OfflineModel:
         if plan.intent in ("lookup_out", "lookup_in"):
             side = "target" if plan.intent == "lookup_out" else "source"
             hops = [h for p in supported for h in p["hops"]]
-            if plan.kind:
-                hops = [h for h in hops if str(h[side]).startswith(f"{plan.kind}:")]
+            if plan.kinds:
+                hops = [h for h in hops if str(h[side]).split(":")[0] in plan.kinds]
             names = _names(paths, plan)
             return _listing(
                 hops, lambda h: f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]", say
             )
+        if plan.intent == "path":
+            supported = [p for p in supported if p["nodes"][-1] == plan.other]
         return _chains(plan, supported, paths)
 
     def _what_is(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
@@ -176,6 +161,10 @@ class OfflineModel:
             return DraftAnswer(plan.phrases.no_sentence)
         best = sorted(rows, key=score)[0]
         return DraftAnswer(f"{best['text']} [[{best['sentence_id']}]]", (str(best["sentence_id"]),))
+
+
+def _carried(hinted: Sequence[Mapping[str, Any]], entity_id: str) -> bool:
+    return any(e.get("id") == entity_id and e.get("reason") == CARRIED for e in hinted)
 
 
 def _neighbours(entity_id: str, predicate: str, direction: str) -> ToolRequest:
@@ -237,7 +226,10 @@ def _chains(
     for path in sorted(supported, key=lambda p: len(p["hops"])):
         best.setdefault(path["nodes"][-1], path)
     focus = names.get(plan.focus or "", plan.focus)
-    head = (say.impact_head if plan.intent == "impact" else say.upstream_head).format(focus=focus)
+    heads = {"impact": say.impact_head, "path": say.path_head}
+    head = heads.get(plan.intent, say.upstream_head).format(
+        focus=focus, other=names.get(plan.other or "", plan.other)
+    )
     lines: list[str] = [head]
     cited: list[str] = []
     for node, path in best.items():

@@ -42,6 +42,24 @@ def _walk(step: str, depth: int) -> str:
     )
 
 
+def _between(depth: int) -> str:
+    """Paths from $entity_id to $other_id along the stated direction of each edge."""
+    nodes = ["s"] + [f"n{i}" for i in range(1, depth)] + ["t"]
+    pattern = "".join(
+        f"{'(s:Entity {id: $entity_id})' if i == 1 else ''}-[r{i}:RELATES]->"
+        f"({'t:Entity {id: $other_id}' if i == depth else f'n{i}:Entity'})"
+        for i in range(1, depth + 1)
+    )
+    conditions = [f"r{i}.rel_type IN $predicates" for i in range(1, depth + 1)]
+    conditions += [f"{a} <> {b}" for j, b in enumerate(nodes) for a in nodes[:j]]
+    keys = ", ".join(f"r{i}.key" for i in range(1, depth + 1))
+    return (
+        f"MATCH {pattern} WHERE {' AND '.join(conditions)} "
+        f"RETURN [x IN [{', '.join(nodes)}] | x.id] AS nodes, [{keys}] AS keys "
+        f"LIMIT {MAX_PATH_ROWS}"
+    )
+
+
 QUERIES: dict[str, NamedQuery] = {
     q.name: q
     for q in (
@@ -90,6 +108,19 @@ QUERIES: dict[str, NamedQuery] = {
             policy_binding="impact",
         ),
         NamedQuery(
+            "path_between",
+            "How one entity reaches another: paths along the stated direction of the active "
+            "policy's traversable predicates, up to depth hops.",
+            (
+                ENTITY_ID,
+                ParamSpec("other_id", "string", "the entity to reach", max_length=200),
+                DEPTH,
+            ),
+            variants={d: _between(d) for d in (1, 2, 3)},
+            returns_paths=True,
+            policy_binding="predicates",
+        ),
+        NamedQuery(
             "neighbours",
             "Direct edges of an entity. Without a predicate: the policy's traversable predicates; "
             "with one: that predicate only (a direct lookup, not a walk).",
@@ -125,6 +156,26 @@ QUERIES: dict[str, NamedQuery] = {
             "s.start AS sentence_start, d.id AS document, d.title AS title, d.source_type AS source_type, "
             f"{STATED_AT} AS date ORDER BY date, sentence_id LIMIT $limit",
             mentions_of="param",
+        ),
+        NamedQuery(
+            "search_sentences",
+            "Sentences that mention any of the given entities and contain any of the words "
+            "(full-text search), best first: evidence beyond the graph's edges, re-read by the "
+            "engine with the same rules as extraction.",
+            (
+                ParamSpec("entity_ids", "string_list", "entity ids", max_length=200),
+                ParamSpec("terms", "string", "words to look for", max_length=300),
+                ParamSpec("limit", "integer", "at most this many", False, 1, 50, default=10),
+            ),
+            "CALL db.idx.fulltext.queryNodes('Sentence', $query) YIELD node, score "
+            "WITH node AS s, score MATCH (e:Entity)-[m:MENTIONED_IN]->(s) "
+            "WHERE e.id IN $entity_ids AND m.ambiguous = false "
+            "WITH s, score, collect(DISTINCT e.id) AS entities "
+            "MATCH (d:Document {id: s.doc_id}) "
+            "RETURN s.id AS sentence_id, s.text AS text, s.start AS start, s.end AS end, "
+            "d.id AS document, d.title AS title, d.source_type AS source_type, "
+            f"{STATED_AT} AS date, entities, score ORDER BY score DESC, sentence_id LIMIT $limit",
+            fulltext="terms",
         ),
         NamedQuery(
             "edge_evidence",

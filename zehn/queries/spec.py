@@ -109,6 +109,9 @@ class NamedQuery:
     policy_binding: PolicyBinding | None = None
     # for "what is X?": a mention of X is evidence, so the engine collects these sentences
     mentions_of: MentionsOf | None = None
+    # the parameter whose words the engine turns into ``$query`` for the full-text index
+    # (zehn.queries.terms): a model passes words, never index syntax
+    fulltext: str | None = None
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Checked parameters (defaults filled); unknown or missing ones are refused."""

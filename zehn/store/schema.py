@@ -32,9 +32,20 @@ EDGE_INDEXES: tuple[tuple[str, str], ...] = (
 )
 
 
+# Full-text index on sentence text for ``search_sentences``. FalkorDB's ``chinese`` language
+# segments Chinese words ("注册" finds "… 注册索引信息") and still matches English words
+# (without stemming: the query expands inflections itself, zehn.queries.terms).
+FULLTEXT = (SENTENCE, "text")
+_CREATE_FULLTEXT = (
+    "CALL db.idx.fulltext.createNodeIndex({label: 'Sentence', language: 'chinese'}, 'text')"
+)
+
+
 def ensure_schema(client: GraphClient, graph: str) -> None:
-    """Create the range indexes lookups rely on; existing ones are left alone."""
+    """Create the range and full-text indexes lookups rely on; existing ones are left alone."""
     existing = _existing_indexes(client, graph)
+    if FULLTEXT not in existing:
+        client.write(graph, _CREATE_FULLTEXT)
     wanted = [(rel, prop, f"()-[x:{rel}]-()") for rel, prop in EDGE_INDEXES] + [
         (label, prop, f"(x:{label})") for label, prop in NODE_INDEXES
     ]
