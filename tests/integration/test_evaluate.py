@@ -104,3 +104,20 @@ def test_zehn_eval_prints_json(
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["strategy"] == "rules" and rows[0]["abstained_when_unanswerable"] == 1.0
     assert [row["language"] for row in rows] == ["all", "en", "zh"]
+
+
+def test_a_gold_folder_of_a_corpus_kept_elsewhere_is_evaluated(
+    client: GraphClient, graph_name: str
+) -> None:
+    """data/gold/<corpus> style: questions.yaml beside a corpus-format relations.yaml whose
+    `corpus:` says where the sources are (here the invented fixture corpus)."""
+    gold = REPO / "tests" / "fixtures" / "real_gold" / "gold"
+    frame = evaluate_grid(
+        client, gold, ["rules"], [load_policy("production")], OfflineModel(), corpus=graph_name
+    )
+    (row,) = frame[frame["language"] == "all"].to_dict("records")
+    assert (row["questions"], row["gold_answered"], row["gold_unanswerable"]) == (3, 1, 2)
+    assert row["abstained_when_unanswerable"] == 1.0
+    assert row["answerable_with_gold_citation"] == 1.0
+    assert row["answered_without_gold_sentence"] == 0.0
+    assert row["fabricated_citations_in_answers"] == 0

@@ -16,7 +16,7 @@ import pandas as pd
 
 from zehn.engine import Engine
 from zehn.engine.answer import ABSTAINED, AMBIGUOUS, ANSWERED, CitedAnswer
-from zehn.evaluate.gold import GoldQuestion, GoldRelation, load_questions, load_relations
+from zehn.evaluate.gold import GoldError, GoldQuestion, GoldRelation, load_gold, load_questions
 from zehn.evaluate.metrics import ratio
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
 from zehn.evidence.policy import Policy
@@ -32,6 +32,8 @@ class QuestionOutcome:
     recalled: bool | None  # None: not an answered question on both sides
     precise_citations: int
     fabricated: int
+    with_gold_citation: bool = False  # answered, citing one of the question's gold sentences
+    without_gold_sentence: bool = False  # answered, citing no gold sentence at all
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -40,10 +42,12 @@ class QuestionOutcome:
             "question": self.question.question,
             "gold_status": self.question.status,
             "status": self.answer.status,
-            "citations": len(self.answer.citations),
+            "citations": len(self.answer.answer_citations),
             "precise_citations": self.precise_citations,
             "recalled": self.recalled,
             "fabricated": self.fabricated,
+            "with_gold_citation": self.with_gold_citation,
+            "without_gold_sentence": self.without_gold_sentence,
             "ms": round(self.answer.elapsed_ms, 1),
         }
 
@@ -63,7 +67,7 @@ class EvalReport:
             o for o in self.outcomes if language is None or o.question.language == language
         )
         answered_both = [o for o in outcomes if o.recalled is not None]
-        cited = sum(len(o.answer.citations) for o in outcomes)
+        cited = sum(len(o.answer.answer_citations) for o in outcomes)
         unanswerable = [o for o in outcomes if o.question.status == ABSTAINED]
         answerable = [o for o in outcomes if o.question.status == ANSWERED]
 
@@ -93,6 +97,12 @@ class EvalReport:
             "abstained_when_unanswerable": share(unanswerable, ABSTAINED),
             "wrongly_abstained": share(answerable, ABSTAINED),
             "fabricated_citations_in_answers": sum(o.fabricated for o in outcomes),
+            "answerable_with_gold_citation": ratio(
+                sum(o.with_gold_citation for o in answerable), len(answerable)
+            ),
+            "answered_without_gold_sentence": ratio(
+                sum(o.without_gold_sentence for o in outcomes), len(outcomes)
+            ),
             "grader_agreement": self.grader_agreement
             if language is None
             else self.grader_agreement_by_language.get(language, float("nan")),
@@ -117,7 +127,7 @@ def evaluate(
 ) -> EvalReport:
     """Ask every gold question of ``gold_dir`` on ``graph`` and score the answers."""
     questions = load_questions(Path(gold_dir) / "questions.yaml")
-    relations = load_relations(Path(gold_dir) / "relations.yaml")
+    relations = load_gold(Path(gold_dir)).relations
     engine = Engine(client, graph, policy, model)
     supporting = _supporting_sentences(questions, relations)
     gold_triples = {
@@ -202,7 +212,7 @@ def _score(
     supporting: dict[str, set[str]],
     gold_triples: set[tuple[str, str, str]],
 ) -> QuestionOutcome:
-    cited = [c.id for c in answer.citations]
+    cited = [c.id for c in answer.answer_citations]
     returned = {i for call in answer.tool_calls for i in call.returned_ids}
     fabricated = sum(c not in returned for c in cited) if answer.status == ANSWERED else 0
     gold_sentences = (
@@ -229,7 +239,12 @@ def _score(
         text = answer.answer.lower()
         claimed = [e for e in question.entities if e.lower() in text]
         recalled = all(any(c in supporting.get(e.lower(), set()) for c in cited) for e in claimed)
-    return QuestionOutcome(question, answer, recalled, precise, fabricated)
+    own_gold = set(question.citations)
+    with_gold = answer.status == ANSWERED and any(c in own_gold for c in cited)
+    without_gold = answer.status == ANSWERED and not any(
+        c in gold_sentences or c in matching_hops for c in cited
+    )
+    return QuestionOutcome(question, answer, recalled, precise, fabricated, with_gold, without_gold)
 
 
 def evaluate_grid(
@@ -247,24 +262,32 @@ def evaluate_grid(
     from zehn.extract.pipeline import CorpusLayout, build_graph, graph_name
 
     layout = CorpusLayout.of(corpus_path)
-    if layout.gold is None:
-        from zehn.evaluate.gold import GoldError
-
-        raise GoldError(f"{corpus_path}: no gold/ folder to evaluate against")
+    gold_dir, sources, catalog = layout.gold, Path(corpus_path), None
+    if gold_dir is None and (Path(corpus_path) / "questions.yaml").is_file():
+        # a gold folder of a corpus kept elsewhere (data/gold/<corpus>: `corpus:` names it)
+        gold_dir = Path(corpus_path)
+        root = load_gold(gold_dir).corpus_root
+        if root is None or not root.is_dir():
+            raise GoldError(f"{gold_dir}: its corpus is not at {root} (see `corpus:`)")
+        sources = root
+        if (gold_dir / "catalog.yaml").is_file():  # a curated catalog kept with the gold
+            catalog = gold_dir / "catalog.yaml"
+    if gold_dir is None:
+        raise GoldError(f"{corpus_path}: no gold/ folder or questions.yaml to evaluate against")
     name = corpus or Path(corpus_path).resolve().name
     rows: list[dict[str, Any]] = []
     for strategy in strategies:
         graph = graph_name(name, strategy)
         try:
             if not client.graph_exists(graph):
-                build_graph(client, name, Path(corpus_path), strategy, settings)
+                build_graph(client, name, sources, strategy, settings, catalog_path=catalog)
         except ExtractionError as e:
             rows.extend(
                 {"graph": graph, "policy": p.name, "status": f"not run: {e}"} for p in policies
             )
             continue
         for policy in policies:
-            report = evaluate(client, graph, policy, model, layout.gold)
+            report = evaluate(client, graph, policy, model, gold_dir)
             rows.extend(
                 {"strategy": strategy, "status": "ok", **row} for row in report.language_rows()
             )
