@@ -157,21 +157,27 @@ def test_nothing_depends_on_it_is_an_abstention_not_an_error(
     assert answer.status == "abstained" and answer.reason == "no path found: no source states it"
 
 
-def test_a_predicate_the_graph_lacks_is_an_abstention_naming_it(
+def test_a_predicate_the_graph_lacks_is_read_from_the_sentences_or_abstained_naming_it(
     client: GraphClient, sample_graph: str
 ) -> None:
-
     graph = sample_graph
     client.copy_graph(graph, f"{graph}_noaffects")
     try:
         client.write(
             f"{graph}_noaffects", "MATCH ()-[r:RELATES {rel_type: 'AFFECTS'}]->() DELETE r"
         )
-        answer = Engine(
-            client, f"{graph}_noaffects", load_policy("production"), OfflineModel()
-        ).ask("What does origin-mapper affect?")
-        # a fair question the sources never answer: "I don't know", not a failure, and the
-        # reason says what the graph lacks (distinct from "nothing is affected")
+        engine = Engine(client, f"{graph}_noaffects", load_policy("production"), OfflineModel())
+        # the build's edges are gone, the sentence is not: search finds it, the reading layer
+        # reads it again, the grader grades it, and the citation says it was found by search
+        found = engine.ask("What does origin-mapper affect?")
+        assert found.status == "answered"
+        assert found.answer_citations and all(
+            c.found_by == "search" for c in found.answer_citations
+        )
+        assert "origin-mapper affects indexer" in found.answer_citations[0].quote
+        # a fair question no sentence answers: "I don't know", not a failure, and the reason
+        # says what the graph lacks (distinct from "nothing is affected")
+        answer = engine.ask("What does auth-gateway affect?")
         assert answer.status == "abstained"
         assert "the graph has no AFFECTS edges" in (answer.reason or "")
         (record,) = [r for r in answer.tool_calls if r.query == "neighbours"]

@@ -29,6 +29,7 @@ from zehn.evidence.policy import load_policy
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.queries import QUERIES
 from zehn.queries.spec import _CONTROL, NamedQuery
+from zehn.queries.terms import fulltext_query
 from zehn.store.client import QueryResult
 
 pytestmark = pytest.mark.integration
@@ -73,7 +74,8 @@ FUZZ = settings(
 POLICY = load_policy("production")
 EVALUATION = load_policy("evaluation")
 EXACT_LOOKUPS = {"resolve_entity", "downstream_impact", "upstream_dependencies", "neighbours",
-                 "mentions", "edge_evidence", "sentence"}  # fmt: skip
+                 "mentions", "edge_evidence", "sentence", "path_between",
+                 "search_sentences"}  # fmt: skip
 
 
 def _arguments(query: NamedQuery) -> st.SearchStrategy[dict[str, Any]]:
@@ -100,12 +102,14 @@ def _valid(kind: str) -> st.SearchStrategy[Any]:
 def _bound(query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:
     """What the engine adds from the policy (never from a model), as ToolExecutor does."""
     bound = dict(params)
-    if query.name in ("downstream_impact", "upstream_dependencies"):
+    if query.policy_binding == "impact":
         bound["reverse"] = list(EVALUATION.impact_predicates("reverse"))
         bound["forward"] = list(EVALUATION.impact_predicates("forward"))
-    if query.name == "neighbours":
+    if query.policy_binding == "predicates":
         bound["predicates"] = [params["predicate"]] if params.get("predicate") else ["DEPENDS_ON"]
         bound["direction"] = params.get("direction") or "both"
+    if query.fulltext is not None:  # words only ever reach the index as words
+        bound["query"] = fulltext_query(str(params[query.fulltext])) or "_"
     return bound
 
 

@@ -75,9 +75,13 @@ def test_chinese_questions_become_the_same_plans_as_english_ones(
 ) -> None:
     plan = MODEL.plan(question(text, *surfaces))
     assert plan.intent == intent and plan.language == ZH
+    walks = [c for c in plan.calls if c.name != "search_sentences"]
     assert [
-        (c.name, c.arguments.get("predicate"), c.arguments.get("direction")) for c in plan.calls
+        (c.name, c.arguments.get("predicate"), c.arguments.get("direction")) for c in walks
     ] == calls
+    # a direct relation is also looked for in the sentences themselves (found by search)
+    searched = [c for c in plan.calls if c.name == "search_sentences"]
+    assert len(searched) == (1 if intent in ("lookup_out", "lookup_in", "yes_no") else 0)
 
 
 def test_a_kind_word_filters_lookups_in_chinese() -> None:
@@ -93,8 +97,9 @@ def test_a_question_that_only_names_a_chinese_alias_stays_english() -> None:
 
 
 def _answer(plan_question: Question, payload: dict[str, object]) -> DraftAnswer:
-    request = MODEL.plan(plan_question).calls[0]
-    history = [Exchange(request, json.dumps(payload, ensure_ascii=False), ())]
+    first, *rest = MODEL.plan(plan_question).calls
+    history = [Exchange(first, json.dumps(payload, ensure_ascii=False), ())]
+    history += [Exchange(r, json.dumps({"rows": [], "paths": []}), ()) for r in rest]
     step = MODEL.next_step(plan_question, [], history)
     assert isinstance(step, DraftAnswer)
     return step

@@ -154,6 +154,8 @@ class _Investigation:
         self.truncated: list[str] = []  # walks cut at the row limit: said in limitations
         self.absent: list[str] = []  # asked predicates the graph has no edges of
         self.notes: list[str] = []  # said in limitations (a namesake chosen by fit, …)
+        self.searched: set[str] = set()  # sentences whose hops were read at query time
+        self.walked: set[str] = set()  # sentences of hops that are graph edges
         self.related: list[RelatedFinding] = []  # context beside the answer, never the answer
         self.asked = Asked(Intent.UNKNOWN)
         self.started = time.perf_counter()
@@ -341,10 +343,19 @@ class _Investigation:
 
     def _absorb(self, outcome: ToolOutcome) -> None:
         self.returned.update(outcome.returned_ids)
+        by_search = get_query(outcome.query).fulltext is not None
+        (self.searched if by_search else self.walked).update(
+            h.best.evidence.sentence_id for p in outcome.paths for h in p.hops
+        )
         if outcome.payload.get("truncated"):
             self.truncated.append(f"{outcome.query}: {outcome.payload['truncated']}")
         for path in outcome.paths:
-            key = (path.nodes, tuple((h.source, h.rel_type, h.target) for h in path.hops))
+            key = (
+                path.nodes,
+                tuple(
+                    (h.source, h.rel_type, h.target, h.best.evidence.sentence_id) for h in path.hops
+                ),
+            )
             self.paths.setdefault(key, path)
             for hop in path.hops:
                 for grade in (hop.best, *hop.alternatives):
@@ -422,6 +433,9 @@ class _Investigation:
                     quote=str(row.get("text") or ""),
                     span=(int(row.get("start") or 0), int(row.get("end") or 0)),
                     date=row.get("date"),
+                    found_by="search"
+                    if sentence_id in self.searched and sentence_id not in self.walked
+                    else "graph",
                 )
             )
         try:
@@ -467,7 +481,7 @@ class _Investigation:
                 self.notes.append(f"related context left out: {stop.reason}")
                 context = ()
             context = tuple(
-                dataclasses.replace(c, role="related", found_by=found_by.get(c.id, "graph"))
+                dataclasses.replace(c, role="related", found_by=found_by.get(c.id, c.found_by))
                 for c in context
             )
             numbers.update({c.id: c.n for c in context})

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from zehn.engine.reread import reread
 from zehn.engine.snapshot import GraphSnapshot, snapshot_for
 from zehn.errors import UnknownPredicate, UnknownQuery
 from zehn.evidence.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
@@ -105,8 +106,13 @@ class ToolExecutor:
             ms = (time.perf_counter() - started) * 1000
             return ToolOutcome(name, params, payload, ids, ms, tuple(paths), rows)
         ids = tuple(dict.fromkeys(_sentence_ids(rows)))
+        payload = {"rows": rows, "count": len(rows)}
+        found: tuple[GradedPath, ...] = ()
+        if query.fulltext is not None:  # the found sentences, re-read like extraction reads
+            found = tuple(reread(rows, self.snapshot()))
+            payload["paths"] = [_path_for_model(p) for p in found]
         ms = (time.perf_counter() - started) * 1000
-        return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, ids, ms, (), rows)
+        return ToolOutcome(name, params, payload, ids, ms, found, rows)
 
     def internal(self, name: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an engine-side query; list parameters are sent in bounded batches. Rows of a

@@ -11,6 +11,7 @@ stored sentences, in their own language.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,6 +26,7 @@ from zehn.reading.vocabulary import GradeLabel
 
 SUPPORTED = GradeLabel.SUPPORTED
 MAX_CARRIED = 10
+SEARCH_LIMIT = 10
 HANDLED = PHRASES[EN].handled
 
 
@@ -38,6 +40,9 @@ class _Plan:
     attribute: str | None = None
     language: str = EN
     namesakes: Mapping[str, str] = field(default_factory=dict)  # Question.namesakes
+    predicates: tuple[str, ...] = ()  # the asked relation(s)
+    passive: bool = False
+    about: tuple[str, ...] = ()  # the entities a lookup is about (the focus, carried ones)
 
     @property
     def phrases(self) -> Phrases:
@@ -76,6 +81,7 @@ class OfflineModel:
         else:
             asked = read_question(question.text, [str(e.get("surface") or "") for e in hinted])
         walk = {"entity_id": focus, "depth": self.max_hops}
+        carried_ids: list[str] = []
         calls: tuple[ToolRequest, ...] = ()
         intent = asked.intent
         if intent == Intent.IMPACT:
@@ -94,19 +100,32 @@ class OfflineModel:
         elif intent == Intent.YES_NO and other is not None:
             direction = "in" if asked.passive else "out"
             calls = (_neighbours(focus, asked.predicates[0], direction),)
+            calls += _search([focus, other], question.text, hinted)
         elif intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN):
             direction = "out" if intent == Intent.LOOKUP_OUT else "in"
             # a part that refers back ("and who owns them?") asks about each entity carried
-            carried = [e for e in entities if e != focus and _carried(hinted, e)]
+            carried = [e for e in entities if e != focus and _carried(hinted, e)][:MAX_CARRIED]
+            carried_ids = carried
             calls = tuple(
                 _neighbours(entity, p, direction)
-                for entity in [focus, *carried[:MAX_CARRIED]]
+                for entity in [focus, *carried]
                 for p in asked.predicates
             )
+            if not carried:  # a relation the build missed may still be stated: search for it
+                calls += _search([focus], question.text, hinted)
         else:
             intent = Intent.UNKNOWN
         return _Plan(
-            str(intent), calls, focus, other, asked.target_kinds, asked.attribute, language
+            str(intent),
+            calls,
+            focus,
+            other,
+            asked.target_kinds,
+            asked.attribute,
+            language,
+            predicates=tuple(asked.predicates),
+            passive=asked.passive,
+            about=(focus, *carried_ids),
         )
 
     # --- drafting --------------------------------------------------------------------------
@@ -124,8 +143,12 @@ class OfflineModel:
         paths = [p for r in results for p in r.get("paths", [])]
         supported = [p for p in paths if p.get("label") == SUPPORTED]
         if plan.intent == "yes_no":
+            ends = (plan.other, plan.focus) if plan.passive else (plan.focus, plan.other)
             hops = [
-                h for p in supported for h in p["hops"] if plan.other in (h["source"], h["target"])
+                h
+                for p in supported
+                for h in p["hops"]
+                if (h["source"], h["target"]) == ends and h["rel_type"] in plan.predicates
             ]
             if not hops:
                 return DraftAnswer(say.no_source)
@@ -136,7 +159,13 @@ class OfflineModel:
             )
         if plan.intent in ("lookup_out", "lookup_in"):
             side = "target" if plan.intent == "lookup_out" else "source"
-            hops = [h for p in supported for h in p["hops"]]
+            asked = "source" if plan.intent == "lookup_out" else "target"
+            hops = [
+                h
+                for p in supported
+                for h in p["hops"]
+                if h["rel_type"] in plan.predicates and h[asked] in plan.about
+            ]
             if plan.kinds:
                 hops = [h for h in hops if str(h[side]).split(":")[0] in plan.kinds]
             names = _names(paths, plan)
@@ -161,6 +190,19 @@ class OfflineModel:
             return DraftAnswer(plan.phrases.no_sentence)
         best = sorted(rows, key=score)[0]
         return DraftAnswer(f"{best['text']} [[{best['sentence_id']}]]", (str(best["sentence_id"]),))
+
+
+def _search(
+    entity_ids: Sequence[str], text: str, hinted: Sequence[Mapping[str, Any]]
+) -> tuple[ToolRequest, ...]:
+    """A full-text search for the question's words among sentences naming its entities."""
+    for entity in hinted:
+        text = text.replace(str(entity.get("surface") or ""), " ")
+    words = " ".join(re.findall(r"[A-Za-z][A-Za-z0-9_-]{2,}|[\u3400-\u9fff]+", text))[:300]
+    if not words.strip():
+        return ()
+    arguments = {"entity_ids": list(entity_ids), "terms": words, "limit": SEARCH_LIMIT}
+    return (ToolRequest("search_sentences", arguments),)
 
 
 def _carried(hinted: Sequence[Mapping[str, Any]], entity_id: str) -> bool:
