@@ -21,6 +21,7 @@ from typing import Any
 import ipywidgets as w
 import traitlets
 
+from widgets.answer_extras import found_by_mark, parts_html, related_html
 from widgets.graph_view import GraphView
 from widgets.html import (
     AMBER,
@@ -182,6 +183,7 @@ class AskView(w.VBox):
             parts.append(_ambiguous_html(answer))
         else:
             parts.append(_withheld_html(answer, failure))
+        parts.append(related_html(answer, lambda c: _citation_html(c, [])))
         parts.append(_limitations_html(answer.limitations))
         self.result.value = (
             f'<div class="zehn-answer" lang="{_lang(answer.answer, answer.language)}">'
@@ -228,7 +230,7 @@ def _evaluation_badge(answer: CitedAnswer) -> str:
 
 
 def _answered_html(answer: CitedAnswer) -> str:
-    numbers = {c.n for c in answer.citations}
+    numbers = {c.n for c in answer.answer_citations}
 
     def marker(match: re.Match[str]) -> str:
         n = int(match[1])
@@ -237,8 +239,10 @@ def _answered_html(answer: CitedAnswer) -> str:
         return f'<sup class="zehn-marker" data-n="{n}">[{n}]</sup>'
 
     text = _MARKER.sub(marker, escape(answer.answer))
+    if answer.parts:
+        text = parts_html(answer, marker)
     spans = _mention_spans(answer)
-    citations = "".join(_citation_html(c, spans.get(c.id, [])) for c in answer.citations)
+    citations = "".join(_citation_html(c, spans.get(c.id, [])) for c in answer.answer_citations)
     return (
         f'<div class="zehn-answer-text" style="font-size:110%;margin:6px 0;'
         f'white-space:pre-wrap">{text}</div>'
@@ -258,7 +262,8 @@ def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> s
         f'<small><span class="zehn-title">{escape(citation.title or citation.document)}</span>'
         f' · <span class="zehn-source-type">{escape(citation.source_type)}</span>'
         f' · <span class="zehn-date">{escape((citation.date or "undated")[:10])}</span>'
-        f' · <code class="zehn-sentence-id">{escape(citation.id)}</code>{stale}</small></li>'
+        f' · <code class="zehn-sentence-id">{escape(citation.id)}</code>'
+        f"{found_by_mark(citation)}{stale}</small></li>"
     )
 
 
@@ -323,6 +328,7 @@ def _withheld_html(answer: CitedAnswer, failure: BaseException | None) -> str:
         + (error_box(failure) if failure is not None else "")
         + f'<div class="zehn-reason"><b>{_WHY.get(answer.language, "Why:")}</b> '
         f"{escape(reason)}</div>{found}"
+        + (parts_html(answer, lambda m: m[0]) if answer.parts else "")
     )
 
 

@@ -348,3 +348,42 @@ def test_an_endpoint_that_answers_http_errors_is_an_error(sample: Sample, status
 def test_an_endpoint_that_answers_html_is_an_error(sample: Sample) -> None:
     answer, _ = ask(sample, [Reply(raw="<html>502 Bad Gateway</html>")])
     assert_withheld(answer, ERROR, "model endpoint failed", "not JSON")
+
+
+# --- multi-part questions: each part verified and gated on its own ---------------------------
+
+TWO_PARTS = "What depends on the indexer, and what depends on the query-planner?"
+
+
+def test_a_fabricated_citation_in_one_part_rejects_that_part_only(sample: Sample) -> None:
+    """Each part is its own conversation with the model; the second one lies."""
+
+    def honest(results: Results) -> Reply:
+        ids = supported_ids(results)[:2]
+        return final(" ".join(f"It reaches this [[{i}]]." for i in ids), ids)
+
+    def liar(results: Results) -> Reply:
+        real = supported_ids(results)[:1]
+        return final(f"It all breaks [[{FAKE_ID}]].", [*real, FAKE_ID])
+
+    first = _script([resolve("indexer"), impact, honest])
+    second = _script([resolve("query-planner"), impact, liar])
+
+    def reply(body: dict[str, Any]) -> Reply:
+        asked = " ".join(str(m.get("content")) for m in body["messages"] if m["role"] == "user")
+        return second(body) if "query-planner" in asked else first(body)
+
+    with fake_openai(reply) as fake:
+        settings = sample.settings.with_changes(
+            openai_base_url=fake.base_url, openai_model="fake-answerer"
+        )
+        engine = Engine(
+            sample.client, sample.graph, load_policy("production"), OpenAIModel(settings)
+        )
+        answer = engine.ask(TWO_PARTS)
+    assert [p.status for p in answer.parts] == [ANSWERED, ABSTAINED]
+    assert answer.status == ANSWERED  # one part is answered, and only that part claims
+    assert "no tool returned" in (answer.parts[1].reason or "")
+    assert FAKE_ID not in {c.id for c in answer.citations}
+    assert set(answer.parts[0].citations) == {c.n for c in answer.answer_citations}
+    assert answer.parts[1].citations == () and answer.parts[1].answer == I_DONT_KNOW

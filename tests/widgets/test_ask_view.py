@@ -226,3 +226,56 @@ def test_a_chinese_abstention_reads_wo_bu_zhi_dao_with_the_reason(session: Sessi
     assert idk == "我不知道"
     [(_, reason)] = elements(page, "zehn-reason")
     assert reason.startswith("原因：") and "no source states it" in reason
+
+
+def test_a_two_part_question_shows_each_part_with_its_own_status(session: Session) -> None:
+    view = AskView(session)
+    answer = view.ask("What depends on the indexer, and what port does search-api use?")
+    page = view.result.value
+    parts = elements(page, "zehn-part")
+    assert [attrs["data-status"] for attrs, _ in parts] == ["answered", "abstained"]
+    assert [p.status for p in answer.parts] == ["answered", "abstained"]
+    _, second = parts[1]
+    assert "what port does search-api use?" in second.lower()
+    assert "asks for the port of search-api" in second  # the part says why, on its own
+    numbers = {c.n for c in answer.answer_citations}
+    assert [a["data-n"] for a, _ in elements(page, "zehn-citation")][: len(numbers)] == [
+        str(n) for n in sorted(numbers)
+    ]
+
+
+def test_related_context_is_set_apart_and_never_shown_as_the_answer(session: Session) -> None:
+    view = AskView(session)
+    answer = view.ask("What port does search-api listen on?")
+    page = view.result.value
+    [(status, _)] = elements(page, "zehn-status")
+    assert status["data-status"] == "abstained" and answer.related
+    [(_, related)] = elements(page, "zehn-related")
+    assert "not the answer" in related
+    assert len(elements(page, "zehn-related-item")) == len(answer.related)
+    # its quotes are under "Related", never in the answer's citation list
+    assert not elements(page, "zehn-citations")
+    related_quotes = elements(page, "zehn-related-citations")
+    assert related_quotes and all(c.quote in text_of(page) for c in answer.citations)
+
+
+def test_a_citation_found_by_search_is_marked(
+    session: Session, sample: tuple[GraphClient, str]
+) -> None:
+    client, graph = sample
+    client.copy_graph(graph, f"{graph}_noaffects")
+    try:
+        client.write(
+            f"{graph}_noaffects", "MATCH ()-[r:RELATES {rel_type: 'AFFECTS'}]->() DELETE r"
+        )
+        searching = Session(
+            session.settings, client, graph=f"{graph}_noaffects", policy=session.policy
+        )
+        view = AskView(searching)
+        answer = view.ask("What does origin-mapper affect?")
+        assert answer.status == "answered"
+        marks = elements(view.result.value, "zehn-found-by")
+        assert len(marks) == len(answer.answer_citations) > 0
+        assert all(attrs["data-found-by"] == "search" for attrs, _ in marks)
+    finally:
+        client.delete_graph(f"{graph}_noaffects")

@@ -22,6 +22,7 @@ from zehn.engine.answer import (
     CitedAnswer,
     Part,
     Related,
+    dont_know,
 )
 from zehn.reading.vocabulary import GradeLabel
 
@@ -88,7 +89,7 @@ def compose(question: str, answers: Sequence[CitedAnswer]) -> CitedAnswer:
         first,
         question=question,
         status=status,
-        answer="\n\n".join(lines),
+        answer="\n\n".join(lines) if status == ANSWERED else dont_know(first.language),
         reason=None if status == ANSWERED else "; ".join(reasons),
         citations=tuple(citations),
         paths=tuple(p for a in answers for p in a.paths),

@@ -107,12 +107,12 @@ class ToolExecutor:
             return ToolOutcome(name, params, payload, ids, ms, tuple(paths), rows)
         ids = tuple(dict.fromkeys(_sentence_ids(rows)))
         payload = {"rows": rows, "count": len(rows)}
-        found: tuple[GradedPath, ...] = ()
+        read_again: tuple[GradedPath, ...] = ()
         if query.fulltext is not None:  # the found sentences, re-read like extraction reads
-            found = tuple(reread(rows, self.snapshot()))
-            payload["paths"] = [_path_for_model(p) for p in found]
+            read_again = tuple(reread(rows, self.snapshot()))
+            payload["paths"] = [_path_for_model(p) for p in read_again]
         ms = (time.perf_counter() - started) * 1000
-        return ToolOutcome(name, params, payload, ids, ms, found, rows)
+        return ToolOutcome(name, params, payload, ids, ms, read_again, rows)
 
     def internal(self, name: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an engine-side query; list parameters are sent in bounded batches. Rows of a
