@@ -290,3 +290,52 @@ def test_a_numbered_chinese_item_opening_with_a_demonstrative_refers_to_the_titl
 )
 def test_plural_and_mismatched_references_make_no_edge(text: str) -> None:
     assert read(text) == []
+
+
+# --- 5. cue families of real manuals: places, outages, hosts, picks -------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 向 X (下/中)，添加/写入: WRITES_TO X, also after a comma that closes the place
+        ("订单服务启动时，向缓存集群中，添加当前实例的地址。", {("order-service", "WRITES_TO", "cache-cluster", "")}),
+        ("库存服务向订单库添加一条对账记录。", {("stock-service", "WRITES_TO", "order-db", "")}),
+        # an outage and what it leaves unusable: AFFECTS
+        ("订单库全部宕掉后，订单服务将无法使用。", {("order-db", "AFFECTS", "order-service", "")}),
+        ("缓存集群宕机时，物流服务不可用。", {("cache-cluster", "AFFECTS", "shipping", "")}),
+        # a host starts, loads and runs what it hosts: USES
+        ("目录中心负责启动，加载，运行库存服务。", {("directory", "USES", "stock-service", "")}),
+        ("配置中心负责启动和加载物流服务。", {("config-center", "USES", "shipping", "")}),
+        # picking one instance to call: CALLS, the topic carried past a place phrase
+        (
+            "订单服务，从目录中心的列表中，基于权重算法，选一台库存服务进行调用。",
+            {("order-service", "CALLS", "stock-service", "")},
+        ),
+        ("支付网关对物流服务发起调用。", {("pay-gateway", "CALLS", "shipping", "")}),
+        # an instrument written in code: "通过 `watch` 功能订阅 X"
+        ("物流服务通过 `watch` 功能订阅订单事件流。", {("shipping", "CONSUMES_FROM", "order-events", "")}),
+        # a code span between a preposition and its verb counts as one character
+        (
+            "物流服务启动时，从订单事件流的 `/very/long/path/to/a/partition/of/the/stream/events/all` 订阅变更。",
+            {("shipping", "CONSUMES_FROM", "order-events", "")},
+        ),
+    ],
+)  # fmt: skip
+def test_chinese_manual_cue_families(text: str, expected: set[Triple]) -> None:
+    assert extract(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "订单库宕机后，订单服务仍可使用本地缓存。",  # still usable: nothing is affected
+        "订单库宕机后，自动切换到另一台。",  # no second name
+        "选一台库存服务作为备份。",  # picked, not called
+        "交易团队负责维护订单库的备份策略，物流服务负责打包。",  # 负责 + no running verb
+        "向缓存集群中，订单服务添加了数据。",  # the comma ends the 向 phrase's own clause
+    ],
+)
+def test_chinese_manual_cue_families_negatives(text: str) -> None:
+    assert not any(p in ("AFFECTS", "USES", "CALLS", "WRITES_TO") and s != "trade-team"
+                   for s, p, _, _ in extract(text))  # fmt: skip

@@ -84,7 +84,7 @@ def test_the_file_path_names_the_subject_when_the_title_does_not() -> None:
     )
     (edge,) = _edges(doc)
     assert edge[:3] == ("service:ledger", "PUBLISHES_TO", "topic:eventhub")
-    assert "from the file path (ledger)" in edge[3]
+    assert "from the file path src/ledger" in edge[3]
 
 
 def test_a_table_row_gives_its_first_cell_as_the_subject_of_later_cells() -> None:

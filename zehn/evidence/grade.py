@@ -267,6 +267,7 @@ class Grader:
         )
         mentions = self.binder.bind(sentence)
         references = evidence.references()
+        mentions = [m for m in mentions if not any(_rereads(r, m) for r in references)]
         mentions += [r for r in references if not any(_overlaps(r, m) for m in mentions)]
         source, source_problem = self._find(evidence.source, mentions)
         target, target_problem = self._find(evidence.target, mentions)
@@ -336,8 +337,25 @@ class Grader:
         return entity.name if entity else entity_id
 
 
+def _rereads(reference: Mention, mention: Mention) -> bool:
+    """A recorded reference on exactly a name's span, to another entity, re-reads that name
+    ("注册中心" on the page "Redis 注册中心" is that registry): the recorded reading wins."""
+    return (
+        reference.start < reference.end
+        and (reference.start, reference.end) == (mention.start, mention.end)
+        and reference.candidates != mention.candidates
+    )
+
+
 def _overlaps(reference: Mention, mention: Mention) -> bool:
-    """A name the binder found where a reference was recorded: the name wins."""
+    """A name the binder found where a reference was recorded: the name wins. A reference on
+    that very name, to the same entity, only adds its context (a data-flow diagram's note)."""
     if reference.start == reference.end:
+        return False
+    if (reference.start, reference.end, reference.candidates) == (
+        mention.start,
+        mention.end,
+        mention.candidates,
+    ):
         return False
     return reference.start < mention.end and mention.start < reference.end

@@ -32,7 +32,7 @@ from itertools import pairwise
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.reading.lexicon import head_of, is_ordinary, is_ordinary_phrase
+from zehn.reading.lexicon import head_of, is_ordinary, is_ordinary_phrase, number_variants
 from zehn.reading.model import Entity, Mention
 from zehn.reading.vocabulary import EntityKind
 
@@ -45,6 +45,9 @@ _CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK_CHARS}]")
 _LATIN_WORD = rf"[^\W{_CJK_CHARS}]|-"  # continues a Latin word: not CJK, not a separator
 _CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+# "Celery's result backend", "**Celery's broker**": the possessive after a name
+_POSSESSIVE = re.compile(r"['’]s\s+(?:the\s+)?(?=[A-Za-z])")
+_LAST_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+$")
 # Kind cues next to a shared name; Chinese ones need no word boundary ("红木推理团队").
 _KIND_CUES_AFTER: dict[str, re.Pattern[str]] = {
     EntityKind.TEAM: re.compile(
@@ -90,11 +93,29 @@ def _key(words: Iterable[str]) -> tuple[str, ...]:
 def _is_weak(form: str, entity: Entity, words: Sequence[object] | None = None) -> bool:
     """A single capitalised word that may also be a plain word ("Search", "Web", "Cart").
 
-    A catalog entity's own name is trusted in any case; a discovered one is not.
+    A catalog entity's own name is trusted in any case; a discovered one is not, unless the
+    word is no English word ("Triggerer" is the triggerer however it is written).
     """
     words = tokens(form) if words is None else words
     own_name = form.lower() == entity.name.lower() and entity.origin == "catalog"
+    if entity.origin != "catalog" and form.isalpha() and not is_ordinary(form):
+        return False
     return len(words) == 1 and form[:1].isupper() and not own_name
+
+
+def _with_number_variants(forms: Iterable[str]) -> list[str]:
+    """Each form, then the same form with its last word in the other number ("Dag bundle" and
+    "Dag bundles", "workers" and "worker"): a name is the same thing in either number."""
+    out = list(dict.fromkeys(forms))
+    for form in list(out):
+        match = _LAST_WORD.search(form)
+        if match is None:
+            continue
+        for variant in number_variants(match.group()):
+            changed = form[: match.start()] + variant
+            if changed.lower() not in (f.lower() for f in out):
+                out.append(changed)
+    return out
 
 
 class Binder:
@@ -107,7 +128,7 @@ class Binder:
         self._longest: dict[str, int] = {}
         code_like: dict[str, set[str]] = defaultdict(set)
         for entity in entities:
-            for form in (entity.name, *entity.aliases):
+            for form in _with_number_variants((entity.name, *entity.aliases)):
                 words = [t.text for t in tokens(form)]
                 if not words or len(words) > MAX_FORM_TOKENS:
                     continue
@@ -144,10 +165,41 @@ class Binder:
             taken.append((start, end))
             i += n
         mentions.extend(self._fuzzy(sentence, taken))
-        return sorted(mentions, key=lambda m: m.start)
+        return self._possessed(sentence, sorted(mentions, key=lambda m: m.start), subjects)
+
+    def _possessed(
+        self, sentence: Sentence, mentions: list[Mention], subjects: Collection[str]
+    ) -> list[Mention]:
+        """A possessor is no mention of its own: "Celery's result backend" names the result
+        backend, not Celery. The noun phrase after "'s" binds where it is a name (an
+        ordinary-word name is marked by its possessor); the possessor is dropped either way,
+        so a relation with the possessed thing is never read as one with its owner."""
+        text, out = sentence.text, []
+        for mention in mentions:
+            end = mention.end - sentence.start
+            possessive = _POSSESSIVE.match(text, end)
+            if possessive is None or not mention.entity_id:
+                out.append(mention)
+                continue
+            after = possessive.end()
+            if any(m.start - sentence.start == after for m in mentions):
+                continue  # the possessed thing is bound already
+            toks = [t for t in tokens(text) if t.start >= after]
+            found = self._longest_at(text, toks, 0, subjects, possessor=True) if toks else None
+            if found is not None:
+                n, forms, _mark = found
+                start, stop = toks[0].start, toks[n - 1].end
+                out.append(self._mention(sentence, start, stop, forms, "its possessor"))
+        return sorted(out, key=lambda m: m.start)
 
     def _longest_at(
-        self, text: str, toks: list[_Token], i: int, subjects: Collection[str] = ()
+        self,
+        text: str,
+        toks: list[_Token],
+        i: int,
+        subjects: Collection[str] = (),
+        *,
+        possessor: bool = False,
     ) -> tuple[int, list[_Form], str] | None:
         longest = self._longest.get(toks[i].text.lower(), 0)
         if not longest:
@@ -177,6 +229,7 @@ class Binder:
             if any(f.marked_only for f in usable):
                 start = window[0].start
                 mark = _mark(text, start, end, self._kinds(usable), subjects, usable)
+                mark = mark or ("its possessor" if possessor else "")
                 usable = [f for f in usable if not f.marked_only or mark]
             if usable:
                 return n, usable, mark
@@ -316,7 +369,19 @@ def _contiguous(text: str, window: list[_Token]) -> bool:
 def _in_path(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
-    return (before in "/.\\" and before != "") or after == "/"
+    return (before in "/.\\" and before != "") or after == "/" or _qualified_part(text, start, end)
+
+
+def _qualified_part(text: str, start: int, end: int) -> bool:
+    """Part of a qualified identifier or markup: "dubbo.properties", "<dubbo:registry>",
+    "xmlns:dubbo", 'group="dubbo"' name a file, a property, a tag or a value, not the component."""
+    follows = text[end : end + 2]
+    dotted = (
+        len(follows) == 2 and follows[0] in ".:" and follows[1].isascii() and follows[1].isalpha()
+    )
+    before = text[max(0, start - 2) : start]
+    tagged = before[-1:] == "<" or before == '="' or (before[-1:] == ":" and before[:1].isalpha())
+    return dotted or tagged
 
 
 def _same_case(window: list[_Token], form: str) -> bool:

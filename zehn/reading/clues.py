@@ -23,8 +23,10 @@ from zehn.reading.lexicon import (
     head_of,
     is_ordinary,
     names_a_thing,
+    number_stem,
+    store_kind,
 )
-from zehn.reading.outline import code_spans, headings, inside
+from zehn.reading.outline import code_spans, headings, inside, path_parts
 from zehn.reading.vocabulary import EntityKind
 
 STRONG = 1  # one clue is enough
@@ -41,6 +43,8 @@ _HEAD_WORD = re.compile(
 )  # fmt: skip
 _CJK_HEAD = re.compile(r"([A-Za-z][\w.-]*(?:[ ][A-Z][\w.-]*)?)[ ]?(" + "|".join(CJK_HEADS) + r")")
 _CAMEL = re.compile(r"(?<![\w./$@#-])(?:[A-Z][a-z0-9]+){1,4}[A-Z][a-z0-9]+(?![\w(/-]|\.\w)")
+_EMPHASIS_MARKS = re.compile(r"[*`]+")
+_STRONG_EMPHASIS = re.compile(r"(?<![*\w])\*\*")
 _CAMEL_HUMP = re.compile(r"[A-Z][a-z0-9]*")
 _CODE_LIKE = re.compile(r"(?<![\w./@:#$-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-]|\.\w|::)")
 _TAG = re.compile(r"^\s*(?:[-*+•]\s+)?\[([a-z][a-z0-9_-]{1,40})\](?![(\[:])")
@@ -117,10 +121,17 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
     emphasised terms, changelog tags."""
     code = code_spans(document.text)
     heading_starts = {h.start for h in headings(document)}
+    stem_title = _file_name_title(document)
     for sentence in document.sentences:
         if inside(code, sentence.start):
             continue
         text = sentence.text
+        if sentence.start == 0 and stem_title and text.strip() == stem_title:
+            # the file name a loader used for a title: a page about the name, which confirms
+            # a name found otherwise ("Dag bundles" on dag-bundles.rst) but is no name alone
+            why = f"file name {stem_title!r}"
+            yield Clue(stem_title, None, "path", why, document.doc_id, CORROBORATED)
+            continue
         heading = sentence.start in heading_starts
         yield from _phrases(document.doc_id, text, heading)
         yield from _cjk_phrases(document.doc_id, text, heading)
@@ -130,6 +141,14 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
             tag = match.group(1)
             why = f"changelog tag [{tag}]"
             yield Clue(tag, None, "tag", why, document.doc_id, EVIDENCE)
+
+
+def _file_name_title(document: SourceText) -> str:
+    """The title when a loader fell back to the file name for it ("dag-serialization"), else
+    ''. Such a title is the path, not a name the page gives."""
+    parts = path_parts(document.doc_id)
+    title = document.title.strip()
+    return title if parts and title.lower().replace("_", "-") == parts[-1] else ""
 
 
 def proper_uses(document: SourceText) -> Iterator[tuple[str, tuple[str, str] | None]]:
@@ -152,9 +171,13 @@ def proper_uses(document: SourceText) -> Iterator[tuple[str, tuple[str, str] | N
 
 
 def _context_kind(text: str, start: int, end: int) -> tuple[str, str] | None:
-    before = _CONTEXT_BEFORE.search(text[max(0, start - 60) : start])
+    # emphasis and code marks are not words: "a broker (**RabbitMQ**, **Redis** …)"
+    window = _EMPHASIS_MARKS.sub("", text[max(0, start - 60) : start])
+    before = _CONTEXT_BEFORE.search(window)
     word = before.group(1) if before else None
-    if word is None and (after := _CONTEXT_AFTER.match(text[end : end + 60])):
+    if word is None and (
+        after := _CONTEXT_AFTER.match(_EMPHASIS_MARKS.sub("", text[end : end + 60]))
+    ):
         word = after.group(1) or after.group(2)
     kind = CONTEXT_KINDS.get(word.lower()) if word else None
     return (kind, word) if kind and word else None
@@ -348,8 +371,14 @@ def _emphasised(doc_id: str, text: str) -> Iterator[Clue]:
         if term.lower() in NOT_NAMES or any(w.lower() in _STOP for w in words) or len(words) > 2:
             continue
         english = all(is_ordinary(p) for w in words for p in w.split("-"))
-        alone = CORROBORATED if english else REPEATED
-        yield Clue(term, None, "emphasis", f"emphasised term {match.group()!r}", doc_id, alone)
+        alone = CORROBORATED if english or _ACTIVITY.search(words[-1]) else REPEATED
+        why = f"emphasised term {match.group()!r}"
+        yield Clue(term, None, "emphasis", why, doc_id, alone, default_kind=store_kind(term))
+
+
+# A noun made from a verb names an activity or a feature, not a component ("Dag
+# Serialization", "fine-tuning"): emphasised, it only confirms a name found otherwise.
+_ACTIVITY = re.compile(r"[a-z](?:[st]ion|ment|ing|ance|ence)s?$", re.IGNORECASE)
 
 
 def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
@@ -357,7 +386,13 @@ def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
         word = match.group()
         humps = _CAMEL_HUMP.findall(word)
         head = head_of(humps[-1])
-        if head is None or len(humps) < 2 or word.lower() in NOT_NAMES:
+        if len(humps) < 2 or word.lower() in NOT_NAMES:
+            continue
+        if head is None:
+            if _STRONG_EMPHASIS.match(text, match.start() - 2) and text[match.end() :].startswith(
+                "**"
+            ):  # "**SchedulerProcess** sends …": a CamelCase actor set in bold, as a name
+                yield Clue(word, None, "camel", f"identifier {word!r} in bold", doc_id, REPEATED)
             continue
         name = word if head.part_of_name or head.kind != EntityKind.SERVICE else "".join(humps[:-1])
         written = "" if name == word else word
@@ -380,7 +415,14 @@ def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
         why = f"identifier {word!r}"
         closed = _ends_phrase(text, match.end())
         written = "" if name == word else word
-        yield Clue(name, kind, "code-like", why, doc_id, REPEATED, written, closed=closed)
+        alone = REPEATED
+        if (
+            head is None
+            and text[match.start() - 1 : match.start()] != "`"
+            and (_ACTIVITY.search(parts[-1]) or number_stem(parts[-1]) != parts[-1])
+        ):  # "fine-tuning", "allow-lists": an activity or a plural, no component's name
+            alone = CORROBORATED
+        yield Clue(name, kind, "code-like", why, doc_id, alone, written, closed=closed)
 
 
 # nouns after an identifier that make it an artifact, not a component ("the `xk6-otel` extension")
@@ -400,8 +442,9 @@ def _bare(token: str) -> str:
 def name_key(name: str) -> str:
     """What variants of one name share: case, spaces, separators and CamelCase humps dropped,
     and a trailing "service" ("Billing Service", "billing-service", "BillingService",
-    "billingservice" and "billing" are all "billing")."""
-    letters = "".join(re.findall(rf"[A-Za-z0-9{_CJK}]+", name)).lower()
+    "billingservice" and "billing" are all "billing"); a plural is its singular ("Dag
+    bundles" and "dag-bundle" are one name, see ``number_stem``)."""
+    letters = number_stem("".join(re.findall(rf"[A-Za-z0-9{_CJK}]+", name)).lower())
     for suffix in ("service", "svc", "服务"):
         if (
             letters.endswith(suffix)

@@ -70,10 +70,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from zehn.reading.cues_zh import ZH_PROSE_CUES
+from zehn.reading.cues_zh import ZH_CLAUSE_REST, ZH_PROSE_CUES
 from zehn.reading.vocabulary import Predicate
 
-Form = Literal["verb", "middle", "means"]
+Form = Literal["verb", "middle", "means", "instance"]
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def _zh(verb: str, *predicates: Predicate, tail: str | None = None, passive: boo
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 CLAUSE_PUNCTUATION = "，。；！？,;"
-_CLAUSE_REST = r"[^，。；！？,;]{1,40}?"
+_CLAUSE_REST = ZH_CLAUSE_REST  # a code span counts as one character
 
 
 def _then(verbs: str) -> str:
@@ -188,8 +188,8 @@ CUES: tuple[Cue, ...] = (
          r"|" + _BE + r"based\s+on"
          r"|" + _BE + r"(?:exposed|served|reached|accessed)\s+(?:through|via)",
          Predicate.DEPENDS_ON),
-    _cue(r"(?:has|have|had|having|gets?|got|needs?|requires?|requiring|needing)\s+(?:\w+\s+)?"
-         r"access\s+to", Predicate.DEPENDS_ON),
+    _cue(r"(?:has|have|had|having|gets?|got|needs?|requires?|requiring|needing)"
+         r"(?:\s+to\s+(?:have|get))?\s+(?:\w+\s+)?access\s+to", Predicate.DEPENDS_ON),
     _cue(r"orchestrates?|orchestrating", Predicate.CALLS),
     _cue(r"(?:talks?|talking|talked|interacts?|interacting|interacted|communicates?|communicating"
          r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"
@@ -211,10 +211,26 @@ CUES: tuple[Cue, ...] = (
          r"|serializing|serialises|inserts|inserting", Predicate.WRITES_TO, tail=r"to|into|in|onto",
          tail_only=True),
     _cue(r"listens?\s+(?:to|on)|listening\s+(?:to|on)", Predicate.CONSUMES_FROM),
+    # "X gets the state from Y" reads from Y (only with its "from": "X gets a request" is none)
+    _cue(r"gets?|getting|obtains?|obtaining", Predicate.READS_FROM, tail=r"from", tail_only=True),
+    _cue(r"notif(?:y|ies|ying|ied)", Predicate.CALLS),
+    # "X asks Y for the status": a call; a datastore asked is read from
+    _cue(r"asks?|asking|asked", Predicate.CALLS, by_kind=_DATASTORE_READ),
+    # "X monitors Y": it reads Y's state
+    _cue(r"monitors|monitoring|observes|observing|watches|watching", Predicate.READS_FROM,
+         by_kind=(("topic", (Predicate.CONSUMES_FROM,)),)),
+    # "X adds the job to the queue", "X puts the record into Y": handed on (by kind, below)
+    _cue(r"adds|adding|puts|putting|enqueues|enqueuing|places|placing", Predicate.FEEDS,
+         tail=r"to|into|onto|in", tail_only=True,
+         by_kind=(*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))),
     # a middle component: "X connects A with B", "X sits between A and B"
     _cue(r"connects?|connecting|bridges?|bridging|sits?\s+(?:in\s+)?between"
          r"|(?:is|are)\s+(?:placed\s+|located\s+)?(?:in\s+)?between",
          Predicate.CALLS, Predicate.PUBLISHES_TO, Predicate.CONSUMES_FROM, form="middle"),
+    # a kind and the products that usually are it: "a database, usually A or B" -> the
+    # database DEPENDS_ON A and B (hedged: a choice or an example, not a fact)
+    _cue(r"usually|typically|commonly|often|e\.g\.|for\s+example|for\s+instance|such\s+as",
+         Predicate.DEPENDS_ON, form="instance"),
     # the means of the clause before: "X connects to Y through Z" -> X USES Z
     _cue(r"via|through|by\s+means\s+of|by\s+way\s+of", Predicate.USES, form="means"),
     # --- Chinese: passive ("search-api 被 web-frontend 调用" -> web-frontend CALLS search-api)
@@ -267,7 +283,9 @@ SUBJECT_GLUE = frozenset(
 NOT_ADVERBS = frozenset("supply family assembly anomaly monopoly butterfly friendly".split())
 ADVERB_MIN_CHARS = 6
 # Words that may stand between a verb (or its tail) and the object.
-OBJECT_GLUE = frozenset("the a an its their our both directly only also all every each".split())
+OBJECT_GLUE = frozenset(
+    "the a an its their our both directly only also all every each one any some another".split()
+)
 LIST_SEPARATOR = re.compile(
     r"^\s*(?:,\s*(?:and|or)?|and|or|&|as\s+well\s+as|plus|、|和|与|及|以及|或|或者|跟)\s*"
     r"(?:the\s+)?$",
@@ -291,7 +309,13 @@ FILLER_BREAK = re.compile(
 )
 # Markup around names is not a word: "*scheduler* and *triggerer*", "[k6](https://k6.io/)",
 # "``redis``", "`Flower <https://…>`__", "**Workers**". Removed from gaps before they are read.
-MARKUP = re.compile(r"\]\([^)\s]*\)|\s*<[a-z][\w+.-]*://[^>\s]*>|[*_`\[\]\"“”‘’]|(?<!\w)'|'(?!\w)")
+# reStructuredText roles, link targets and directives are markup too: ":doc:`scheduler
+# <../scheduler>`" reads "scheduler"; ".. note:: X calls Y" reads "X calls Y".
+MARKUP = re.compile(
+    r"\]\([^)\s]*\)|\s*<[a-z][\w+.-]*://[^>\s]*>|(?<![\w:]):[\w-]+(?::[\w-]+)?:(?=`)"
+    r"|\.\.\s+[\w-]+::"
+    r"|\s*<[^<>`\n]+>(?=`)|[*_`\[\]\"“”‘’]|(?<!\w)'|'(?!\w)"
+)
 # Where a cue never fires: code spans and URLs (a mention in a code span still counts).
 CODE_SPAN = re.compile(r"`+[^`\n]+?`+")
 URL = re.compile(r"\b[a-z][\w+.-]*://[^\s)>\]`]+|\]\([^)\s]*\)", re.IGNORECASE)
@@ -307,10 +331,16 @@ SUBJECT_DESCRIPTION = re.compile(
 # An object named in apposition to a short noun phrase: "saved to the database (PostgreSQL)",
 # "stores data in its cache, Valkey," (the name must close the apposition: ")" or "," / end).
 OBJECT_APPOSITION = re.compile(
-    rf"^\s*{_DETERMINER}\s+(?:[\w'-]+\s+){{0,2}}[\w-]+\s*(?P<open>[(,])\s*(?:the\s+)?$",
+    rf"^\s*{_DETERMINER}\s+(?:[\w'-]+\s+){{0,2}}[\w-]+\s*(?P<open>[(,]|(?<=\s)[-–—])\s*"
+    rf"(?:the\s+)?$",
     re.IGNORECASE,
 )
-APPOSITION_CLOSE = {"(": re.compile(r"^\s*\)"), ",": re.compile(r"^\s*(?:[,.;:)]|$)")}
+# what must follow the name for it to close the apposition ("the main process - X about …")
+APPOSITION_CLOSE = {
+    "(": re.compile(r"^\s*\)"),
+    ",": re.compile(r"^\s*(?:[,.;:)]|$)"),
+    **dict.fromkeys("-–—", re.compile(r"")),
+}
 # The nouns that make a middle component a messaging one ("a queue that connects A with B").
 MESSAGING = re.compile(
     r"\b(?:queues?|brokers?|topics?|bus|event\s+bus|streams?|messag(?:e|es|ing)|pub/?sub)\b",
@@ -329,6 +359,32 @@ SERIES_GAP = re.compile(
     r"^(?![^;:.!?()]*\b(?:which|that|who|when|while|because|if|although|since|where|after"
     r"|before|until|unless|whereas|whether)\b)[^;:.!?()]{0,120},\s*(?:and\s+)?"
     r"(?:then\s+|also\s+|\w+ly\s+)?$",
+    re.IGNORECASE,
+)
+# The verb phrase between a subject and a participle that adds its means: "X starts a new
+# process using Y" (short, lowercase, no clause or agent of its own, no punctuation).
+VERB_PHRASE_GAP = re.compile(
+    r"^\s+(?![^;:.!?(),]*\b(?:which|that|who|when|while|because|if|although|since|where"
+    r"|after|before|until|unless|whereas|whether|and|or|but|by)\b)[a-z][^;:.!?(),]{0,50}\s$"
+)
+# A time clause set off by commas between a subject and its verb: "X, when it becomes aware
+# of a job, sends …" (its own mentions are read as usual; only the subject link skips it).
+PARENTHETICAL = re.compile(
+    r"^\s*,\s*(?:when|whenever|once|after|before|while|as\s+soon\s+as)\b[^,;:.!?()]{1,80},",
+    re.IGNORECASE,
+)
+# Between a kind and its usual products: "a database, usually …", "a broker (such as …)".
+INSTANCE_GAP = re.compile(r"^\s*[,(]\s*$")
+# … and what ends the products named: the list closes ("…, usually A or B, which …").
+INSTANCE_CLOSE = re.compile(r"^\s*(?:[,.;:)]|\.\.\.|$)")
+# A definition: "X - process the tasks and run using Y", "X: reads jobs from Y". The name that
+# opens the line is the subject of the verbs of its description, when the description starts
+# with no subject of its own (no determiner: "X - Its logic is …", "X: a person that …") and
+# holds no clause of its own.
+DEFINITION_GAP = re.compile(
+    r"^\s*(?:[-–—]|:)\s+(?!(?:a|an|the|this|these|that|those|its|their|our|it|they)\b)"
+    r"(?![^;:.!?()]*\b(?:which|that|who|when|while|because|if|although|since|where|after"
+    r"|before|until|unless|whereas|whether)\b)[^;:.!?()]{1,120}$",
     re.IGNORECASE,
 )
 # What opens a sentence before its subject: markup, a list marker, a determiner.

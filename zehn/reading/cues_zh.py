@@ -55,7 +55,10 @@ class ZhCue(NamedTuple):
 # "FEEDS or PUBLISHES_TO, by the object's kind": a topic is published to, anything else fed.
 BY_OBJECT_KIND: tuple[Predicate, ...] = (Predicate.FEEDS, Predicate.PUBLISHES_TO)
 
-_CLAUSE_REST = r"[^，。；！？,;]{1,40}?"
+# what may stand between a preposition and its verb in one clause; a code span
+# (`Key:/app/orders`) counts as one character, however long the address in it
+ZH_CLAUSE_REST = r"(?:`[^`\n]{1,120}`|[^，。；！？,;`]){1,40}?"
+_CLAUSE_REST = ZH_CLAUSE_REST
 
 
 def _then(verbs: str, rest: str = _CLAUSE_REST) -> str:
@@ -91,6 +94,18 @@ _WRITE = r"(?:存储|保存|存放|缓存|记录|落盘|同步)"
 _BUILD = r"实现|构建|开发|搭建|封装|扩展|改造"
 _NOT_A_STORE = r"(?!过程|引擎|层|空间|结构|方式)"
 
+# a place inside the object ("向 `Key:/a` 下，添加 …"): the verb may follow a comma
+_PLACE_REST = ZH_CLAUSE_REST + r"(?:(?:下|中|里|内|上)\s*[，,]\s*)?"
+_ADD = r"添加|增加|插入|追加|加入|存入|写入"
+# an outage and what it leaves unusable: "A 宕掉后，B 将无法使用" (A AFFECTS B)
+_OUTAGE = r"(?:宕掉|宕机|挂掉|崩溃|故障|不可用)(?:了)?(?:后|时|之后|以后)?\s*[，,]?\s*"
+_UNUSABLE = r"无法使用|不能使用|不可用|无法工作|无法访问|无法调用|无法提供服务"
+# a host runs what it starts and loads: "A 负责启动，加载，运行 B" (A USES B)
+_RUN = r"(?:启动|加载|运行|卸载|托管|重启)"  # not 停止: a negation word
+# picking one instance to call: "选一台 B 进行调用", "对 B 发起调用"
+_PICK = r"(?:选择|选出|挑选|选取|选)(?:其中)?(?:一|某|另一)?(?:台|个)?"
+_CALL_MADE = r"进行调用|发起调用|发起请求|进行访问|调用"
+
 ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     # --- a preposition, its object, then the verb (the nearest verb in the clause wins)
     ZhCue(r"向" + _then(_REGISTER), (Predicate.WRITES_TO,)),
@@ -98,6 +113,9 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(r"向" + _then(r"获取|查询|拉取|读取|索取"), (Predicate.READS_FROM,)),
     ZhCue(r"向" + _then(_SEND), BY_OBJECT_KIND),
     ZhCue(r"向" + _then(r"广播"), (Predicate.PUBLISHES_TO,)),
+    ZhCue(r"(?:向|往)" + _then(_ADD, _PLACE_REST), (Predicate.WRITES_TO,)),
+    ZhCue(_PICK + _then(_CALL_MADE), (Predicate.CALLS,)),
+    ZhCue(r"对" + _then(r"进行调用|发起调用|发起请求|进行访问"), (Predicate.CALLS,)),
     ZhCue(r"在" + _then(_REGISTER), (Predicate.WRITES_TO,)),
     ZhCue(_WITH + _then(_INTERACT, r"[^，。；！？,;之与跟的]{1,40}?"), (Predicate.CALLS,)),
     ZhCue(r"(?:" + _THROUGH + r")" + _then(r"广播|发布"), (Predicate.PUBLISHES_TO,)),
@@ -117,6 +135,8 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(r"(?<![长短])(?:连接|连)(?:到|至|上)|直连|(?<![长短])连接" + _NOT_A_LINK, (_CALLS,)),
     ZhCue(r"访问(?!量|权限|控制|日志|频率|压力|次数|地址|的)", (Predicate.CALLS,)),
     ZhCue(r"(?:构建|建立|运行|部署|搭建)(?:在|于)", (Predicate.DEPENDS_ON,)),
+    ZhCue(_OUTAGE + _then(_UNUSABLE), (Predicate.AFFECTS,)),
+    ZhCue(r"负责" + _RUN + r"(?:\s*[，、,和及与或]\s*" + _RUN + r")*", (Predicate.USES,)),
 )  # fmt: skip
 
 
@@ -141,6 +161,7 @@ ZH_MORE_GLUE = re.compile(
     r"|把(?=\s*$)"  # "A 会把请求转发给 B"
     r"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[\u4e00-\u9fff])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
+    r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
 )
 # Capability modals ("能", "可"): hedged like 可以 (``cues.MODAL``).
 ZH_MORE_MODAL = re.compile(r"能够|仍能|(?<![功性可])能(?!力|够)|(?<![许])可(?!以|选|用|靠|见|能)")
@@ -148,8 +169,10 @@ ZH_MORE_MODAL = re.compile(r"能够|仍能|(?<![功性可])能(?!力|够)|(?<![�
 # "，同时汇报 …", "，然后写入 …", "，不影响 …" (a subjectless clause keeps the topic).
 ZH_COORDINATOR = r"(?:并且|并|同时|然后|随后|接着|之后|而且|且|再|又|也|还|就|便|则|以及|及)"
 # A short adverbial phrase without a name in it: "根据负载算法", "基于长连接", "在内存中".
+# A code span may be its object: "通过 `psubscribe` 功能".
 ZH_MANNER = (
-    r"(?:根据|基于|按照|依据|依照|按|通过|经由|借助|利用|使用|采用|以|在)[^，。；！？,;\s]{1,8}?"
+    r"(?:根据|基于|按照|依据|依照|按|通过|经由|借助|利用|使用|采用|以|在)"
+    r"(?:\s*`[^`\n]{1,40}`\s*[^，。；！？,;\s`]{0,4}|[^，。；！？,;\s]{1,8}?)"
 )
 ZH_CLAUSE_PUNCTUATION = "，,；;：:"
 # A Chinese list: 、 和 与 及 …, with the markup real docs put around names (`a`、`b`).

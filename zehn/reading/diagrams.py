@@ -11,6 +11,8 @@ the verbatim line (``zehn.reading.diagram_syntax`` reads the three languages).
   'Cache (Valkey)' (node label, database shape, line 12)");
 - :func:`arrow_edges`: what one arrow line states. It is read without context, so the
   grader, re-reading the line with the recorded reference mentions, reads it the same way.
+  What the diagram is about (a data-flow title, subgraph, caption or heading, see
+  ``zehn.reading.diagram_context``) travels the same way: in those mentions' reasons.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from dataclasses import dataclass
 from zehn.corpus.model import Sentence
 from zehn.reading.binding import Binder
 from zehn.reading.cues import CJK, CUES, EPISTEMIC, MODAL, NEGATION, SUBJECT_GLUE, Cue
+from zehn.reading.diagram_context import DATA_FLOW_NOTE
+from zehn.reading.diagram_legend import read_line
 from zehn.reading.diagram_syntax import (
     DOT,
     MERMAID,
     PLANTUML,
     Link,
     NodeRef,
-    Statement,
     clean_label,
     diagram_blocks,
     is_diagram_line,
@@ -49,41 +52,7 @@ __all__ = [
 ]
 
 
-LEGEND = "legend"
 _ARROWISH = re.compile(r"--|->|<-|-\.|\.-|==|\.\.|~~~|[→⟶⇒]")
-_LEGEND_ARROW = re.compile(r"\s(-{1,3}>|={1,2}>|[→⟶⇒])\s")
-_LEGEND_MARKER = re.compile(r"\s*(?:\[\d{1,3}\]|\d{1,3}[.)]|[-*+•])?\s*")
-_LEGEND_SEPARATOR = re.compile(r"\s+[-–—]\s+|\s*:\s+")
-_LEGEND_NAME = re.compile(r"[*`_]*(?P<name>[^\W_](?:[\w'’ -]*[\w])?)[*`_]*")
-MAX_LEGEND_NAME_WORDS = 6
-
-
-def _legend(text: str) -> Statement | None:
-    """An arrow written in prose, as diagram legends and captions do: "[1] **Web server** -->
-    **Workers** - Fetches task execution logs". The words after the names are the arrow's
-    label; the names themselves are named (no node ids to resolve)."""
-    arrows = list(_LEGEND_ARROW.finditer(text))
-    marker = _LEGEND_MARKER.match(text)
-    if len(arrows) != 1 or marker is None:
-        return None
-    arrow = arrows[0]
-    rest = text[arrow.end() :]
-    separator = _LEGEND_SEPARATOR.search(rest)
-    b_end = arrow.end() + (separator.start() if separator else len(rest.rstrip().rstrip(".")))
-    ends = []
-    for start, end in ((marker.end(), arrow.start()), (arrow.end(), b_end)):
-        name = _LEGEND_NAME.fullmatch(text, start, end)
-        if name is None or len(name["name"].split()) > MAX_LEGEND_NAME_WORDS:
-            return None
-        ends.append(NodeRef(name["name"], (start, end), name.span("name")))
-    label = clean_label(rest[separator.end() :]) if separator else ""
-    link = Link(ends[0], ends[1], arrow.group(1), label, True)
-    return Statement(LEGEND, tuple(ends), (link,))
-
-
-def read_line(text: str, language: str | None = None) -> Statement | None:
-    """A diagram line (:func:`parse_line`), else a legend line's arrow, else None."""
-    return parse_line(text, language) or _legend(text)
 
 
 def is_diagram_edge(text: str) -> bool:
@@ -136,6 +105,7 @@ class _Definition:
     label: str
     span: tuple[int, int]  # the label in the document
     shape: str
+    raw: str = ""  # the label as written: its line breaks part the name from its asides
 
 
 def _definitions(lines: Sequence[tuple[int, str]], language: str | None) -> dict[str, _Definition]:
@@ -150,7 +120,8 @@ def _definitions(lines: Sequence[tuple[int, str]], language: str | None) -> dict
         for node in statement.nodes:
             if node.label and node.label_span and node.id not in found:
                 span = (offset + node.label_span[0], offset + node.label_span[1])
-                found[node.id] = _Definition(node.label, span, node.shape)
+                raw = text[node.label_span[0] : node.label_span[1]]
+                found[node.id] = _Definition(node.label, span, node.shape, raw)
         if statement.subgraph is not None:
             node = statement.subgraph
             if node.label and node.label_span:
@@ -251,8 +222,12 @@ def _names(binder: Binder, doc_id: str, phrase: str) -> list[str]:
 
 
 def _label_entity(binder: Binder, doc_id: str, label: str) -> str | None:
-    """The one entity a label names: its name part first ("Frontend Proxy" of "Frontend
-    Proxy (Envoy)"), else its asides ("Valkey" of "Cache (Valkey)"); None when unsure."""
+    """The one entity a label names: the whole label when it is one name ("Browser<br/>Jaeger
+    UI"), else its name part ("Frontend Proxy" of "Frontend Proxy (Envoy)"), else its asides
+    ("Valkey" of "Cache (Valkey)"); None when unsure."""
+    whole = _names(binder, doc_id, clean_label(label))
+    if len(whole) == 1:
+        return whole[0]
     main, asides = label_parts(label)
     named = _names(binder, doc_id, main) if main else []
     if not named:
@@ -286,13 +261,17 @@ def diagram_mentions(
     *,
     text: str | None = None,
     bound: Mapping[str, Sequence[Mention]] | None = None,
+    flows: Mapping[str, str] | None = None,
 ) -> dict[str, list[Mention]]:
     """Reference mentions per sentence id: on each arrow line, each node id that names no
     entity itself, bound to the entity its label names.
 
     ``sentences`` are one document's, in order. ``text`` (the document's) only puts line
     numbers into the reasons; ``bound`` (the binder's mentions per sentence id) saves
-    binding the arrow lines again. An id the binder finds in the line needs no reference.
+    binding the arrow lines again. An id the binder finds in the line needs no reference,
+    except on a line of a data-flow diagram (``flows``: sentence id → note, from
+    ``zehn.reading.diagram_context``): there every node gets one, whose reason carries the
+    note, so that the arrow is read as data moving wherever the line is read again.
     """
     found: dict[str, list[Mention]] = {}
     for language, region in _regions(sentences):
@@ -307,11 +286,12 @@ def diagram_mentions(
             offset = sentence.start + sentence.text.index(line[:1])
             names = bound[sentence.id] if bound and sentence.id in bound else None
             ordinary = list(names) if names is not None else binder.bind(sentence)
+            note = flows.get(sentence.id, "") if flows else ""
             refs = [
                 ref
                 for node in _endpoints(statement.links)
                 if (ref := _reference(sentence, line, offset, node, ordinary, definitions,
-                                      binder, text)) is not None
+                                      binder, text, note)) is not None
             ]  # fmt: skip
             if refs:
                 found[sentence.id] = refs
@@ -327,14 +307,21 @@ def _reference(
     definitions: Mapping[str, _Definition],
     binder: Binder,
     text: str | None,
+    note: str = "",
 ) -> Mention | None:
-    """The reference mention a node id on an arrow line stands for, if it needs one."""
+    """The reference mention a node id on an arrow line stands for, if it needs one (with a
+    data-flow ``note``, every node needs one: on the name the line gives, if it gives one)."""
     start, end = offset + node.id_span[0], offset + node.id_span[1]
     lo, hi = offset + node.span[0], offset + node.span[1]
-    if any(m.start < end and start < m.end for m in ordinary) or any(
-        m.entity_id and lo <= m.start and m.end <= hi for m in ordinary
-    ):
+    named = [
+        m
+        for m in ordinary
+        if (m.start < end and start < m.end) or (m.entity_id and lo <= m.start and m.end <= hi)
+    ]
+    if named and not note:
         return None  # the line names it: the ordinary mention suffices
+    if named:
+        return _named_reference(sentence, node, named, note)
     definition = definitions.get(node.id)
     label = node.label or (definition.label if definition else None)
     if label == node.id:
@@ -348,19 +335,39 @@ def _reference(
             "node label" if label else "node id as a name",
             f"{shape} shape" * bool(shape),
             place,
+            note,
         )
         if part
     )
-    if label:
-        entity = _label_entity(binder, sentence.doc_id, label)
+    if node.label and node.label_span:
+        raw = line[node.label_span[0] : node.label_span[1]]
     else:
-        named = _names(binder, sentence.doc_id, node.id)
-        entity = named[0] if len(named) == 1 else None
+        raw = definition.raw if definition else ""
+    if label:
+        entity = _label_entity(binder, sentence.doc_id, raw or label)
+    else:
+        as_name = _names(binder, sentence.doc_id, node.id)
+        entity = as_name[0] if len(as_name) == 1 else None
     if entity is None:
         return None
     surface = line[node.id_span[0] : node.id_span[1]]
     reason = _reason(node.id, label, how)
     return Mention(sentence.id, start, end, surface, (entity,), reason, reference=True)
+
+
+def _named_reference(
+    sentence: Sentence, node: NodeRef, named: Sequence[Mention], note: str
+) -> Mention | None:
+    """A reference on the name a data-flow line gives a node, carrying the diagram's note;
+    none when the node's text names more than one entity or none unambiguously."""
+    entities = {m.entity_id for m in named}
+    if len(entities) != 1 or None in entities:
+        return None
+    name = min(named, key=lambda m: m.start)
+    reason = _reason(node.id, None, f"named, {note}")
+    return Mention(
+        sentence.id, name.start, name.end, name.surface, name.candidates, reason, reference=True
+    )
 
 
 def _endpoints(links: Sequence[Link]) -> list[NodeRef]:
@@ -413,6 +420,12 @@ class _End:
         )
 
     @property
+    def data_flow(self) -> bool:
+        """Whether the node's reference says its diagram draws data moving."""
+        _label, how = _read_reason(self.mention.reason)
+        return DATA_FLOW_NOTE in how
+
+    @property
     def queue_like(self) -> bool:
         kind = self.entity.split(":", 1)[0]
         return (
@@ -440,8 +453,8 @@ def _endpoint(node: NodeRef, offset: int, mentions: Sequence[Mention]) -> tuple[
     if len({m.entity_id for m in bound}) > 1:
         start, end = offset + node.id_span[0], offset + node.id_span[1]
         bound = [m for m in bound if m.start < end and start < m.end]
-    if len({m.entity_id for m in bound}) == 1:
-        return _End(bound[0], node), False
+    if len({m.entity_id for m in bound}) == 1:  # a reference first: its reason says more
+        return _End(next((m for m in bound if m.reference), bound[0]), node), False
     return None, bool(inside)
 
 
@@ -483,7 +496,9 @@ def _readings(link: Link, source: _End, target: _End) -> list[_Reading]:
     is a dependency: the arrow does not say whether data is read, written or both, only that
     the source needs the store. Out of a store (into something else) the arrow draws data
     flowing from it: it feeds the target (a store calls nothing). A dotted PlantUML arrow is
-    UML's dependency. Any other arrow is a call: a request from source to target."""
+    UML's dependency. Any other arrow is a call: a request from source to target. In a
+    diagram whose context says data flows (an end's reason carries the note), an arrow is
+    data moving: into a store it is a write, else it feeds the target."""
     hedged = bool(MODAL.search(link.label) or EPISTEMIC.search(link.label))
     readings: list[_Reading] = []
     cues = _label_cues(link.label)
@@ -501,13 +516,14 @@ def _readings(link: Link, source: _End, target: _End) -> list[_Reading]:
         return [_Reading(source, Predicate.PUBLISHES_TO, target)]
     if source.queue_like:
         return [_Reading(target, Predicate.CONSUMES_FROM, source)]
+    flow = source.data_flow or target.data_flow
     if target.store_like:
-        return [_Reading(source, Predicate.DEPENDS_ON, target)]
+        return [_Reading(source, Predicate.WRITES_TO if flow else Predicate.DEPENDS_ON, target)]
     if source.store_like:
         return [_Reading(source, Predicate.FEEDS, target)]
     if link.dependency:
         return [_Reading(source, Predicate.DEPENDS_ON, target)]
-    return [_Reading(source, Predicate.CALLS, target)]
+    return [_Reading(source, Predicate.FEEDS if flow else Predicate.CALLS, target)]
 
 
 def arrow_edges(

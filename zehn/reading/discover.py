@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from zehn.reading.binding import Binder
 from zehn.reading.catalog import Catalog, catalog_yaml
 from zehn.reading.clues import (
     CORROBORATED,
+    EVIDENCE,
     REPEATED,
     STRONG,
     Clue,
@@ -35,6 +36,7 @@ from zehn.reading.clues import (
     proper_uses,
     prose_clues,
 )
+from zehn.reading.clues_zh import in_house_names, is_cjk_word, role_variants
 from zehn.reading.lexicon import CJK_HEADS, head_of
 from zehn.reading.model import Entity, Mention
 from zehn.reading.outline import headings, path_subject
@@ -49,7 +51,7 @@ MIN_FAMILY = 3
 MAX_REASONS = 3
 _REASON_ORDER = (
     "title", "path", "table", "diagram", "phrase", "camel", "code-like", "proper", "emphasis",
-    "tag", "artifact",
+    "tag", "artifact", "variant",
 )  # fmt: skip
 MIN_QUALIFIED_HEADS = 3
 # which clue's spelling becomes the name: identifiers as written first, prose last
@@ -71,6 +73,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
         if not is_boilerplate(document):  # a license names nothing of the system
             clues.extend(page_clues(document))
             clues.extend(prose_clues(document))
+            clues.extend(_organisation_clues(document))
     clues.extend(_proper_clues(documents))
     families = _package_families(clues)
     clues = _requalified(clues)
@@ -80,6 +83,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
         key = name_key(clue.name)
         if key:
             by_key[root.get(key, key)].append(clue)
+    _add_variants(by_key, documents)
     entities = [
         e
         for group in by_key.values()
@@ -91,6 +95,42 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     for entity in entities:
         unique.setdefault(entity.id, entity)
     return tuple(unique.values())
+
+
+def _organisation_clues(document: SourceText) -> Iterator[Clue]:
+    """ "阿里内部并没有采用 X": an organisation, named where it does something in house
+    (``zehn.reading.clues_zh``); like any phrase it needs repeating."""
+    for sentence in document.sentences:
+        for name in in_house_names(sentence.text):
+            why = f"organisation {name!r} ('{name}内部', in house)"
+            yield Clue(name, EntityKind.TEAM, "phrase", why, document.doc_id, REPEATED)
+
+
+def _add_variants(by_key: dict[str, list[Clue]], documents: Sequence[SourceText]) -> None:
+    """Each Chinese role name's other spellings that the corpus uses (服务提供方: 提供者 …,
+    ``zehn.reading.clues_zh``), as evidence of its entity; a spelling another name already
+    owns stays with that one."""
+    text = "\n".join(d.text for d in documents if not is_boilerplate(d))
+    for group in list(by_key.values()):
+        seen = {form for c in group for form in (c.name, c.written) if form}
+        for clue in list(group):
+            for form in (clue.name, clue.written):
+                for variant in role_variants(form) if is_cjk_word(form) else ():
+                    uses = _own_uses(text, variant, seen)
+                    if variant in seen or not uses or name_key(variant) in by_key:
+                        continue
+                    seen.add(variant)
+                    why = f"variant of {form!r} used {uses} times"
+                    group.append(
+                        Clue(clue.name, clue.kind, "variant", why, clue.doc_id, EVIDENCE, variant)
+                    )
+
+
+def _own_uses(text: str, form: str, longer: set[str]) -> int:
+    """How often ``form`` is written on its own, not as part of a known longer form (运行容器
+    inside 服务运行容器 is not a use of 运行容器)."""
+    inside = sum(text.count(f) * f.count(form) for f in longer if form in f and f != form)
+    return text.count(form) - inside
 
 
 def _requalified(clues: list[Clue]) -> list[Clue]:

@@ -263,7 +263,7 @@ webhook website wedding week weekend weekly weigh weight weird welcome well west
 what whatever wheel when where whether which while whisper white who whole whom whose why
 wide widen widget wife wild will willing win wind window wing winner winter wipe wise wish
 with withdraw within without witness wizard woman wonder wonderful wood wooden word work
-worker workflow world worried worry worse worth worthy would wrap wrapper write writer
+worker workflow workload world worried worry worse worth worthy would wrap wrapper write writer
 written wrong yard yeah year yell yellow yes yet yield you young your yourself youth zone
     """.split()
 )
@@ -365,6 +365,7 @@ CONTEXT_KINDS: dict[str, str] = {
     **{h.noun: h.kind for h in HEADS.values() if h.kind not in (SERVICE, TEAM, PIPELINE)},
     "storage": DATASTORE,
     "store": DATASTORE,
+    "backend": DATASTORE,
     "message broker": COMPONENT,
     "存储": DATASTORE,
     "数据库": DATASTORE,
@@ -374,6 +375,19 @@ CONTEXT_KINDS: dict[str, str] = {
     "代理": COMPONENT,
     "注册中心": COMPONENT,
 }
+
+
+# Last words that make a name a place data is kept in, when nothing else gives its kind
+# ("DAG files", "Result backend", "artifact bucket"); not heads: "the X files" is no name.
+_STORE_LAST_WORDS = frozenset(
+    "file folder directory backend storage store bucket volume filesystem".split()
+)
+
+
+def store_kind(name: str) -> str | None:
+    """``datastore`` when the last word of ``name`` says it keeps data ("DAG files"), else None."""
+    words = re.findall(r"[A-Za-z]+", name)
+    return DATASTORE if words and number_stem(words[-1].lower()) in _STORE_LAST_WORDS else None
 
 
 # Never a component's name on their own, though written like proper names: programming
@@ -397,6 +411,48 @@ def singular(noun: str) -> str:
     if n.endswith("s") and n[:-1] in HEADS:
         return n[:-1]
     return n
+
+
+_SIBILANT_PLURAL = re.compile(r"(?:x|z|ss)es$", re.IGNORECASE)
+_NOT_PLURAL_S = re.compile(r"(?:ss|us|is)$", re.IGNORECASE)
+MIN_NUMBER_CHARS = 3
+
+
+def number_stem(word: str) -> str:
+    """The singular a plural-looking word would have ("workers" -> "worker", "queries" ->
+    "query", "caches" -> "cache", "boxes" -> "box"); any other word as it is ("Redis",
+    "status", "class"). A name and its plural differ only in number ("the workers" are the
+    worker component), so discovery and binding compare names by this stem."""
+    if len(word) <= MIN_NUMBER_CHARS or not word.isalpha() or word[-1] not in "sS":
+        return word
+    if word.lower().endswith("ies") and len(word) > 4:
+        return word[:-3] + ("Y" if word[-1].isupper() else "y")
+    if _SIBILANT_PLURAL.search(word):
+        return word[:-2]
+    if _NOT_PLURAL_S.search(word):
+        return word
+    return word[:-1]
+
+
+def number_variants(word: str) -> tuple[str, ...]:
+    """The other grammatical number of a name's last word, in its case ("worker" ->
+    "workers", "workers" -> "worker", "proxy" -> "proxies", "XCom" -> "XComs"); none for
+    words that are not plain letters or too short to tell."""
+    if len(word) < MIN_NUMBER_CHARS or not word.isalpha():
+        return ()
+    stem = number_stem(word)
+    if stem != word:
+        return (stem,)
+    if word[-1] in "sS":
+        return ()  # "status", "Redis": neither a plural nor one to make
+    upper = word.isupper()
+    if word[-1] in "yY" and word[-2].lower() not in "aeiou":
+        plural = word[:-1] + ("IES" if upper else "ies")
+    elif word.lower().endswith(("x", "z", "ch", "sh")):
+        plural = word + ("ES" if upper else "es")
+    else:
+        plural = word + "s"  # "API" -> "APIs": an acronym's plural is written lowercase
+    return (plural,)
 
 
 def head_of(noun: str) -> Head | None:

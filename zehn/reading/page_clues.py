@@ -26,6 +26,7 @@ from zehn.reading.lexicon import (
     head_of,
     is_ordinary,
     is_ordinary_phrase,
+    store_kind,
 )
 from zehn.reading.outline import path_parts, path_subject, tables
 from zehn.reading.vocabulary import EntityKind
@@ -168,8 +169,11 @@ def _table_clues(document: SourceText) -> Iterator[Clue]:
 
 
 def _definition(cell: str) -> str | None:
-    """The noun a Chinese definition ends with ("服务注册与发现的注册中心" -> "注册中心")."""
+    """The noun a Chinese definition ends with ("服务注册与发现的注册中心" -> "注册中心"), or a
+    short definition that is one compound noun itself ("服务运行容器")."""
     match = re.search(rf"的([{_CJK}]{{2,6}})$", cell.strip())
+    if match is None and re.fullmatch(rf"[{_CJK}]{{4,6}}", cell.strip()):
+        return cell.strip()
     return match.group(1) if match else None
 
 
@@ -224,7 +228,8 @@ def _node_clue(doc_id: str, node_id: str, label: str, shape: str) -> Clue | None
     if len(words) == 1 and head_of(label) is not None:
         return None  # "Microservice": a role in the picture
     if is_ordinary_phrase(label):
-        return Clue(label, kind, "diagram", why, doc_id, CORROBORATED, alias)
+        return Clue(label, kind, "diagram", why, doc_id, CORROBORATED, alias,
+                    default_kind=store_kind(label))  # fmt: skip
     title_case = all(w[:1].isupper() or not w.isalpha() for w in words)
     alone = STRONG if title_case else REPEATED  # "Prometheus TSDB", not "Fernet key"
-    return Clue(label, kind, "diagram", why, doc_id, alone, alias)
+    return Clue(label, kind, "diagram", why, doc_id, alone, alias, default_kind=store_kind(label))

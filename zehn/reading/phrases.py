@@ -104,6 +104,9 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
     if start is None:
         return None, hit.end
     group, end = list_from(text, [m for m in objects if m.start >= start])
+    group = [m for m in group if not _MODIFIES_ARTIFACT.match(text, m.end)]
+    if not group:
+        return None, hit.end  # "using the Prometheus Java client library": not Prometheus
     if direct and cue.tail is not None and not cue.cjk and _PLACES.issuperset(cue.predicates):
         # "reads Dag files from the bundle": what is read is named first, the place after
         place = tail_object_start(text, objects, end, cue.tail)
@@ -114,6 +117,21 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
         if tail and len(filler.split()) <= _PLACE_FILLER and not FILLER_BREAK.search(plain(filler)):
             return None, hit.end  # the place is named, but not as anything known
     return group, end
+
+
+# How many, before an object: "listens to one or more queues", "to several workers".
+_QUANTITY = re.compile(
+    r"\b(?:(?:one|two|\d+)\s+or\s+(?:more|multiple|several|many)|multiple|several|many)\b",
+    re.IGNORECASE,
+)
+# A name that only modifies the library, package or client named after it ("the Prometheus
+# Java client library", "the Kafka client package"): the thing used is that artifact.
+_MODIFIES_ARTIFACT = re.compile(
+    r"[`*_]*\s+(?:[A-Z][\w.+#-]*\s+){0,2}(?:client\s+|python\s+|java\s+)?"
+    r"(?:library|libraries|package|packages|module|modules|sdk|sdks|client|clients|wrapper"
+    r"|bindings|driver|drivers|crate|gem)\b",
+    re.IGNORECASE,
+)
 
 
 def agent_group(text: str, mentions: Sequence[Local], position: int) -> tuple[Group | None, int]:
@@ -169,7 +187,7 @@ def direct_object_start(
         return after[0].start  # "不影响已运行的提供者"
     if CJK.search(ZH_OBJECT_GLUE.sub(" ", raw)):
         return None
-    gap = plain(ZH_OBJECT_GLUE.sub(" ", raw))
+    gap = _QUANTITY.sub(" ", plain(ZH_OBJECT_GLUE.sub(" ", raw)))  # "one or more queues"
     if join_words:
         gap = MIDDLE_JOIN.sub(" ", gap, count=1)
     found = words(gap)

@@ -21,12 +21,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from zehn.corpus.model import Progress, Sentence, SourceText, slugify
+from zehn.corpus.model import Progress, Sentence, SourceText
+from zehn.reading.agents_zh import agent_references
 from zehn.reading.binding import Binder
 from zehn.reading.catalog import Catalog
+from zehn.reading.diagram_context import document_flows
 from zehn.reading.diagrams import diagram_mentions
 from zehn.reading.discover import discover_entities
+from zehn.reading.discover import document_subject as discovered_subject
 from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.reference_forms import (
+    definite_heads,
+    opening_this,
+    read_back_objects,
+    shared_kind_names,
+)
+from zehn.reading.title_refs import title_references
 from zehn.reading.vocabulary import EntityKind
 
 _SERVICE_LIKE = frozenset({EntityKind.SERVICE, EntityKind.COMPONENT, EntityKind.PIPELINE})
@@ -86,7 +96,12 @@ class _Focus:
 def document_subject(
     document: SourceText, entities: Sequence[Entity], binder: Binder
 ) -> _Focus | None:
-    """What the document is about: the entity its title names, else its file path names."""
+    """What the document is about: the entity its title or file path names, as discovery
+    reads them (``zehn.reading.discover.document_subject``), else the one entity the binder
+    finds covering most of the title ("Cart Service docs")."""
+    found = discovered_subject(document, entities)
+    if found is not None:
+        return _Focus(found[0], f"from the {found[1]}")
     title = document.title.strip()
     if title:
         probe = Sentence(doc_id=document.doc_id, text=title, start=0, end=len(title))
@@ -96,22 +111,7 @@ def document_subject(
             entity = _by_id(entities, covering[0].entity_id)
             if entity is not None:
                 return _Focus(entity, f"from the page title {title!r}")
-    stem = _path_stem(document.doc_id)
-    if stem:
-        matches = [e for e in entities if stem in {slugify(f) for f in (e.name, *e.aliases)}]
-        if len(matches) == 1:
-            return _Focus(matches[0], f"from the file path ({stem})")
     return None
-
-
-def _path_stem(doc_id: str) -> str:
-    """``doc/…/services/checkout-md`` → "checkout"; ``…/cart/readme-md`` → "cart"."""
-    parts = [p for p in doc_id.split("/") if p]
-    while parts:
-        stem = re.sub(r"-(?:md|markdown|rst|txt|html?|adoc)$", "", parts.pop())
-        if stem not in {"readme", "index", "_index", "-index", "overview", "docs", "doc"}:
-            return stem
-    return ""
 
 
 def document_references(
@@ -127,10 +127,14 @@ def document_references(
     focus = subject
     previous: list[Mention] = []
     found: dict[str, list[Mention]] = {}
+    row: tuple[int, Mention] | None = None  # a table row's line start and its implicit subject
+    opening = True  # the first sentence of the page or of a section
+    earlier: list[Mention] = []  # names the document gave so far
     for sentence in document.sentences:
         mentions = [m for m in bound.get(sentence.id, []) if not m.ambiguous]
         text = sentence.text
         line = _Line.of(document.text, sentence.start, text)
+        line_start = document.text.rfind("\n", 0, sentence.start) + 1
         refs: list[Mention] = []
         if _is_heading(document.text, sentence.start, sentence.end):
             named = [m for m in mentions if (m.end - m.start) * 2 >= len(text.strip())]
@@ -138,6 +142,8 @@ def document_references(
             section = _Focus(entity, f"from the heading {text.strip()!r}") if entity else None
             focus = section or subject
             previous = mentions
+            opening = True
+            earlier.extend(m for m in mentions if not m.reference)
             continue
         first = min(mentions, key=lambda m: m.start, default=None)
         starts_with_name = first is not None and _opens_with_name(
@@ -145,12 +151,16 @@ def document_references(
         )
         if not starts_with_name:
             ref = _coreference(sentence.id, sentence.start, text, focus, previous, by_id)
+            if ref is None and opening and (about := section or subject) is not None:
+                ref = opening_this(sentence.id, sentence.start, text, about.entity, about.why)
             if ref is not None:
                 refs.append(ref)
             elif implicit := _implicit_subjects(
                 sentence.id, sentence.start, text, line, mentions, section, by_id
             ):
                 refs.extend(implicit)
+            elif row is not None and row[0] == line_start and line.table:
+                refs.append(_row_goes_on(sentence, row[1]))
         else:
             refs.extend(
                 _implicit_subjects(sentence.id, sentence.start, text, line, mentions, None, by_id)
@@ -158,16 +168,44 @@ def document_references(
         refs.extend(
             _zh_clause_its(sentence.id, sentence.start, text, mentions + refs, focus, by_id)
         )
+        refs.extend(read_back_objects(sentence.id, sentence.start, text, mentions))
+        refs.extend(shared_kind_names(sentence.id, sentence.start, text, mentions, binder))
+        refs.extend(definite_heads(sentence.id, sentence.start, text, mentions + refs, earlier))
+        earlier.extend(m for m in mentions if not m.reference)
+        opening = False
         if refs:
             found[sentence.id] = refs
+            if line.table and _ROW_SUBJECT in refs[-1].reason:
+                row = (line_start, refs[-1])
         lead = refs[0] if refs and refs[0].entity_id else first if starts_with_name else None
         if lead is not None and lead.entity_id in by_id and line.item is None:
-            focus = _Focus(by_id[lead.entity_id], _why(lead, focus))
+            entity = by_id[lead.entity_id]
+            focus = _Focus(entity, _why(lead, entity, focus))
         previous = mentions + refs
     return found
 
 
-def _why(mention: Mention, focus: _Focus | None) -> str:
+_ROW_SUBJECT = "from the table row's first cell"
+
+
+def _row_goes_on(sentence: Sentence, subject: Mention) -> Mention:
+    """A later sentence of the same table cell ("Converts amounts. Uses rates from X."): the
+    row's implicit subject again, at the sentence's first word."""
+    at = sentence.start + len(sentence.text) - len(sentence.text.lstrip())
+    why = (
+        subject.reason
+        if subject.reason.endswith("goes on")
+        else f"{subject.reason}; the cell goes on"
+    )
+    return dataclasses.replace(subject, sentence_id=sentence.id, start=at, end=at, reason=why)
+
+
+def _why(mention: Mention, entity: Entity, focus: _Focus | None) -> str:
+    """Why the next "It" means ``entity``: what its reference said ("'This service' = X,
+    from the page title" → "from the page title"), else its name in this sentence."""
+    said = f" = {entity.name}, "
+    if mention.reference and said in mention.reason:
+        return mention.reason.split(said, 1)[1]
     if mention.reference and focus is not None:
         return focus.why
     return f"named in the previous sentence ({mention.surface!r})"
@@ -264,11 +302,11 @@ def _implicit_subjects(
     """Zero-width subjects: a table row's later cells, a changelog line, a list item."""
     cells = _cells(text) if line.table else []
     if cells:
-        head = [m for m in mentions if cells[0][0] <= m.start - offset < cells[0][1]]
-        if len(head) != 1 or head[0].entity_id not in by_id:
+        head = _cell_names(text, offset, cells[0], mentions)
+        if len({m.entity_id for m in head}) != 1 or head[0].entity_id not in by_id:
             return []
         entity = by_id[head[0].entity_id or ""]
-        why = f"from the table row's first cell {head[0].surface!r}"
+        why = f"{_ROW_SUBJECT} {head[0].surface!r}"
         return [
             _zero_width(sentence_id, offset + start, entity, why)
             for start, _end in cells[1:]
@@ -288,6 +326,26 @@ def _implicit_subjects(
             return []
         return [_zero_width(sentence_id, offset + line.item, section.entity, section.why)]
     return []
+
+
+_LINK_TARGET = re.compile(r"\]\((?P<target>[^)\s]*)\)|<(?P<url>[a-z][\w+.-]*://[^>\s]*)>")
+
+
+def _cell_names(
+    text: str, offset: int, cell: tuple[int, int], mentions: Sequence[Mention]
+) -> list[Mention]:
+    """The mentions a cell names, not those inside a link target: "[cart](cart/)" names cart
+    once, by its link text; the target is an address."""
+    targets = [
+        m.span("target" if m["target"] is not None else "url")
+        for m in _LINK_TARGET.finditer(text, *cell)
+    ]
+    return [
+        m
+        for m in mentions
+        if cell[0] <= m.start - offset < cell[1]
+        and not any(a <= m.start - offset < b for a, b in targets)
+    ]
 
 
 @dataclass(frozen=True)
@@ -403,8 +461,13 @@ def read_corpus(
     read: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:
         bound = {s.id: binder.bind(s) for s in document.sentences}
+        bound = title_references(document, bound, entities, binder)
+        bound = agent_references(document, bound)
         refs = document_references(document, bound, entities, binder)
-        nodes = diagram_mentions(document.sentences, binder, text=document.text, bound=bound)
+        flows = document_flows(document)
+        nodes = diagram_mentions(
+            document.sentences, binder, text=document.text, bound=bound, flows=flows
+        )
         read.extend(
             (s, bound[s.id] + refs.get(s.id, []) + nodes.get(s.id, [])) for s in document.sentences
         )

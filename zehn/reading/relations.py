@@ -43,8 +43,11 @@ from zehn.reading.cues import (
     CONDITIONAL_PREFIX,
     COORDINATION,
     CUES,
+    DEFINITION_GAP,
     EPISTEMIC,
     FILLER_BREAK,
+    INSTANCE_CLOSE,
+    INSTANCE_GAP,
     INSTEAD_OF,
     MEANS_GAP,
     MESSAGING,
@@ -52,12 +55,14 @@ from zehn.reading.cues import (
     MODAL,
     NEGATION,
     NOT_ADVERBS,
+    PARENTHETICAL,
     PARTICIPLE_OPENING,
     SENTENCE_OPENING,
     SERIES_GAP,
     SUBJECT_DESCRIPTION,
     SUBJECT_GLUE,
     URL,
+    VERB_PHRASE_GAP,
     ZH_A_NOT_A,
     ZH_SUBJECT_GLUE,
     Cue,
@@ -77,6 +82,7 @@ from zehn.reading.phrases import words as _words
 from zehn.reading.vocabulary import EntityKind, Predicate
 
 _HEAD_WORD = re.compile(r"^\s*([A-Za-z]+)\b")
+_CAMEL_HUMP = re.compile(r"([a-z0-9])([A-Z])")
 RELATIVE = re.compile(r",\s*(?:which|who)\b", re.IGNORECASE)
 # the comma that closes a relative clause before the main verb, with glue words only
 RELATIVE_CLOSE = re.compile(r"^\s*,\s*(?:(?:also|still|now|then|only|directly)\s+)*$", re.I)
@@ -144,6 +150,8 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
         return _read_means(text, local, hit, clause)
     if hit.cue.form == "middle":
         return _read_middle(text, local, hit, clause)
+    if hit.cue.form == "instance":
+        return _read_instance(text, local, hit)
     cue = hit.cue
     left, gap = _subject_group(text, local, hit.start)
     negated = False
@@ -152,7 +160,7 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
         if left is None:
             if INSTEAD_OF.match(between):
                 left, gap, negated = clause.subjects, between, True
-            elif COORDINATION.search(between) or (
+            elif COORDINATION.search(_without_glue(between)) or (
                 _is_participle(text, hit)
                 and PARTICIPLE_OPENING.match(between)
                 and not _mentions_between(local, clause.end, hit.start)
@@ -163,7 +171,7 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
         if left is None and RELATIVE.search(clause.gap) and RELATIVE_CLOSE.match(between):
             left, gap = clause.subjects, between  # "X, which stores A in Y, calls Z"
     if left is None and not cue.passive and not CJK.search(text):
-        left, gap = _series_subject(text, local, hit.start)
+        left, gap = _series_subject(text, local, hit.start, _is_participle(text, hit))
     zh, hedged = bool(CJK.search(text)), False
     if left is None and zh:  # a subject Chinese prose leaves implicit
         left, gap, hedged = relations_zh.implicit_subject(text, local, hit, clause.zh)
@@ -185,6 +193,8 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
     if not subjects or not objects:
         return None
     pairs = [(s, _predicates(hit, text, o), o) for s in subjects for o in objects]
+    if not hit.cue.cjk:
+        pairs = [_by_messaging(*pair) for pair in pairs]
     return _Statement(hit, pairs, gap, negated, hedged)
 
 
@@ -206,6 +216,22 @@ def _read_means(
     clause.end = right_end
     pairs = [(s, hit.cue.predicates, o) for s in clause.subjects for o in right]
     return _Statement(hit, pairs, clause.gap + between)
+
+
+def _read_instance(text: str, local: Sequence[_Local], hit: _CueHit) -> _Statement | None:
+    """A kind and the products that usually are it: "a *metadata database*, usually A or B"
+    is the database DEPENDS_ON A and B, hedged (a choice or an example). Only right after the
+    name, set off by a comma or a parenthesis; the clause reading is not changed."""
+    before = [m for m in local if m.end <= hit.start and not m.zero_width]
+    if not before:
+        return None
+    last = max(before, key=lambda m: (m.end, m.start))
+    if not INSTANCE_GAP.match(_plain(text[last.end : hit.start])):
+        return None
+    right, end = _object_group(text, local, hit)
+    if not right or not INSTANCE_CLOSE.match(_plain(text[end : end + 20])):
+        return None  # "…, such as the worker namespace": the name only modifies a noun
+    return _Statement(hit, [(last, hit.cue.predicates, o) for o in right], "", hedged=True)
 
 
 def _read_middle(
@@ -296,6 +322,26 @@ def _edges(sentence: Sentence, statement: _Statement, strategy: str) -> tuple[li
     return edges, ambiguous
 
 
+def _by_messaging(subject: _Local, predicates: tuple[str, ...], obj: _Local) -> Pair:
+    """Data handed to a queue or broker is published to it ("X sends jobs to the
+    QueueBroker"); a queue or broker that hands data on is consumed from ("the QueueBroker
+    sends the job to Y" is Y CONSUMES_FROM the broker), as a diagram arrow out of a queue."""
+    if Predicate.FEEDS not in predicates:
+        return subject, predicates, obj
+    if _messaging(obj):
+        return subject, (Predicate.PUBLISHES_TO,), obj
+    if _messaging(subject):
+        return obj, (Predicate.CONSUMES_FROM,), subject
+    return subject, predicates, obj
+
+
+def _messaging(end: _Local) -> bool:
+    """A topic, or a name whose words say queue, broker or topic ("QueueBroker")."""
+    kind = (end.mention.entity_id or "").split(":", 1)[0]
+    words = _CAMEL_HUMP.sub(r"\1 \2", end.mention.surface)
+    return kind == EntityKind.TOPIC or bool(MESSAGING.search(words))
+
+
 def _predicates(hit: _CueHit, text: str, obj: _Local) -> tuple[str, ...]:
     """The cue's predicates for this object: by the object's kind where the cue says so."""
     object_id = obj.mention.entity_id
@@ -363,15 +409,26 @@ def _is_subject_gap(gap: str) -> bool:
     return all(word in SUBJECT_GLUE or _is_adverb(word) for word in _words(gap))
 
 
+def _without_glue(gap: str) -> str:
+    """A gap without the glue words that end it: "… and do not require" is coordinated like
+    "… and require" (the negation is read from the gap itself)."""
+    words = re.findall(r"\S+", gap)
+    while words and (words[-1].lower() in SUBJECT_GLUE or _is_adverb(words[-1].lower())):
+        words.pop()
+    return " ".join(words) + " " if words else ""
+
+
 def _is_adverb(word: str) -> bool:
     return word.endswith("ly") and len(word) >= ADVERB_MIN_CHARS and word not in NOT_ADVERBS
 
 
 def _series_subject(
-    text: str, mentions: Sequence[_Local], position: int
+    text: str, mentions: Sequence[_Local], position: int, participle: bool = False
 ) -> tuple[Group | None, str]:
     """The subject that opens the sentence, for a later verb of its series: "X runs on one
-    host, reads files from Y …". Only when nothing but that series stands in between."""
+    host, reads files from Y …", of a definition's description ("X - takes jobs from Y"), or
+    of a participle after its verb phrase ("X starts a process using Y"). Only when nothing
+    but that series stands in between."""
     opener = next((m for m in mentions if m.zero_width or m.end > m.start), None)
     if opener is None or opener.end > position:
         return None, ""
@@ -380,9 +437,13 @@ def _series_subject(
     named = [m for m in mentions if m.start >= opener.start and not m.zero_width]
     group = [opener] if opener.zero_width else _list_from(text, named)[0]
     between = text[group[-1].end : position]
-    if _mentions_between(mentions, group[-1].end, position) or not SERIES_GAP.match(
-        _plain(between)
-    ):
+    if _mentions_between(mentions, group[-1].end, position):
+        return None, ""
+    if DEFINITION_GAP.match(_plain(between)) and len(group) == 1 and not opener.zero_width:
+        return group, between  # "X - process the tasks and run using Y"
+    if participle and VERB_PHRASE_GAP.match(_plain(between)):
+        return group, between  # "X starts a new process using Y"
+    if not SERIES_GAP.match(_plain(between)):
         return None, ""
     return group, between[between.rfind(",") + 1 :]
 
@@ -407,6 +468,8 @@ def _subject_group(
         return None, ""
     last = max(before, key=lambda m: (m.end, m.start))
     gap = text[last.end : position]
+    if PARENTHETICAL.match(_plain(gap)):  # "X, when it becomes aware of it, sends …"
+        gap = PARENTHETICAL.sub(" ", _plain(gap), count=1)
     if not _is_subject_gap(gap) and not relations_zh.possessive(last.mention.surface, gap):
         moved = relations_zh.moved_from(text, last.start, gap) if CJK.search(gap) else None
         if moved is not None:  # "A 将 X 中的消息保存到 Y": A

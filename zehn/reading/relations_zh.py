@@ -55,6 +55,7 @@ from zehn.reading.vocabulary import Predicate
 
 NEVER = 1 << 30
 _GAP_MAX = 24
+_REACH = 160  # how far a preposition's verb may be (a code span counts as one character)
 _ADVERBIAL = rf"\s|{ZH_MORE_GLUE.pattern}|{ZH_SUBJECT_GLUE.pattern}|{ZH_MANNER}"
 _ADVERBIALS = re.compile(rf"(?:{_ADVERBIAL})*")
 _GLUE_ONLY = re.compile(rf"(?:\s|{ZH_MORE_GLUE.pattern}|{ZH_SUBJECT_GLUE.pattern})*")
@@ -65,6 +66,8 @@ _OTHER_PREPOSITIONS = re.compile(r"(?:借助|利用|基于|依托于?|(?<![给�
 THROUGH_BEFORE = re.compile(r"(?:通过|经由|借助|利用|把|将)\s*$")
 _DISPOSAL = re.compile(r"(?:把|将)\s*$")
 _OBJECT_MODIFIER = re.compile(r"[^\s，。；！？,;、]{1,6}的\s*[`*_“「『《]?")
+# a clause that is only a place: "从提供者列表中", "在 X 里"
+_LOCATIVE_PHRASE = re.compile(r"(?:从|在|于|自)[^，。；！？,;]{1,30}?(?:中|里|内|之中|当中|上)")
 _RELATIVE_HEAD_PREDICATES = frozenset({Predicate.DEPENDS_ON, Predicate.CALLS})
 
 
@@ -131,7 +134,7 @@ def reach(text: str, start: int, end: int, cue: Cue) -> int:
         return NEVER if tail is None else tail
     if not is_preposition_cue(cue):
         return end
-    for stop in range(end + 1, min(len(text), end + 48) + 1):
+    for stop in range(end + 1, min(len(text), end + _REACH) + 1):
         if cue.pattern.match(text, start, stop):  # the look-ahead sees only text[:stop]
             return stop
     return NEVER
@@ -269,6 +272,9 @@ def _topic(text: str, mentions: Sequence[S], clause: int) -> list[S] | None:
     while end > 0:
         start = max(text.rfind(c, 0, end) for c in ZH_CLAUSE_PUNCTUATION) + 1
         inside = [m for m in mentions if start <= m.start < end]
+        if inside and _LOCATIVE_PHRASE.fullmatch(text[start:end].strip()):
+            end = start - 1  # "从 X 列表中": a place, not a topic
+            continue
         if inside:
             opening = text[start : inside[0].start]
             lead = ZH_TOPIC_OPENING.match(opening)
