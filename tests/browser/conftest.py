@@ -29,11 +29,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from zehn.config import Settings
+from zehn.evaluate.gold import load_gold
 from zehn.extract.pipeline import build_graph
 from zehn.store.client import GraphClient
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_DIR = REPO / "data" / "sample"
+OTEL_GOLD = REPO / "data" / "gold" / "otel-demo" / "relations.yaml"  # its `corpus:` names the docs
 NOTEBOOK = "notebooks/00_workbench.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -129,6 +131,18 @@ def hostile_graph(settings: Settings, tmp_path_factory: pytest.TempPathFactory) 
     for graph in _built(settings, "hostile", corpus, "cooccurrence"):
         assert graph == HOSTILE_GRAPH
         yield graph
+
+
+@pytest.fixture(scope="package")
+def otel_graph(settings: Settings) -> Iterator[str]:
+    """``otel-demo__rules``: the real shared corpus that the otel-demo gold names under
+    ``corpus:``; skipped, saying why, where that corpus is not checked out."""
+    if not OTEL_GOLD.is_file():
+        pytest.skip(f"{OTEL_GOLD} is missing")
+    root = load_gold(OTEL_GOLD).corpus_root
+    if root is None or not root.is_dir():
+        pytest.skip(f"the otel-demo corpus ({root}, named by {OTEL_GOLD.name}) is not here")
+    yield from _built(settings, "otel-demo", root, "rules")
 
 
 def _built(settings: Settings, corpus: str, path: Path, strategy: str) -> Iterator[str]:
@@ -333,6 +347,15 @@ def hostile_voila(
     yield from _serve("hostile", tmp_path_factory.mktemp("voila"), env, timings)
 
 
+@pytest.fixture(scope="package")
+def otel_voila(
+    otel_graph: str, tmp_path_factory: pytest.TempPathFactory, timings: dict[str, float]
+) -> Iterator[VoilaServer]:
+    """The notebook on the real otel-demo graph, chosen like the hostile one: ``ZEHN_GRAPH``."""
+    env = {"ZEHN_GRAPH": otel_graph}
+    yield from _serve("otel-demo", tmp_path_factory.mktemp("voila"), env, timings)
+
+
 # --- the browser ------------------------------------------------------------------------
 
 
@@ -441,6 +464,19 @@ def hostile_page(
 ) -> Iterator[Page]:
     """A fresh page on the workbench served over the hostile graph."""
     yield from _page_on(hostile_voila, request, browser, artifacts_dir, all_dialogs, watch)
+
+
+@pytest.fixture
+def otel_page(
+    request: pytest.FixtureRequest,
+    browser: Browser,
+    otel_voila: VoilaServer,
+    artifacts_dir: Path,
+    all_dialogs: list[str],
+    watch: Watch,
+) -> Iterator[Page]:
+    """A fresh page on the workbench served over the real otel-demo graph."""
+    yield from _page_on(otel_voila, request, browser, artifacts_dir, all_dialogs, watch)
 
 
 def _page_on(
