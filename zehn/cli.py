@@ -31,8 +31,8 @@ from zehn.extract.pipeline import (
     resolve_graph,
 )
 from zehn.models.factory import make_model
-from zehn.reading.discover import suggest_for_path
 from zehn.reading.lang import detect_language
+from zehn.reading.suggest import suggest_for_path
 from zehn.review.audit import AuditStore
 from zehn.store.health import Health
 from zehn.store.server import ManagedServer

@@ -12,12 +12,12 @@ from zehn.reading.discover import (
     discover_entities,
     document_subject,
     heading_entities,
-    suggest_catalog,
 )
 from zehn.reading.lexicon import is_ordinary, is_ordinary_phrase
 from zehn.reading.model import Entity
 from zehn.reading.outline import code_spans, headings, path_subject, tables
 from zehn.reading.split import chunk_sentences, split_sentences
+from zehn.reading.suggest import suggest_catalog
 
 
 def source(doc_id: str, text: str, title: str = "") -> SourceText:
