@@ -113,6 +113,23 @@ def test_a_possessor_of_something_unnamed_is_no_end_of_a_relation() -> None:
     assert _edges(POSSESSIVE, "Kestrel writes to Zorbis.") == {("kestrel", "WRITES_TO", "zorbis")}
 
 
+def test_a_possessed_kind_word_names_the_one_entity_with_that_head() -> None:
+    binder = Binder(
+        [
+            Entity("Kestrel", "service"),
+            Entity("Zorbis", "component"),
+            Entity("JobBroker", "component"),
+        ]
+    )
+    assert _bound(binder, "Kestrel writes to Zorbis's broker.") == [
+        ("Kestrel", "service:kestrel"),
+        ("broker", "component:jobbroker"),
+    ]
+    two = Binder([*binder.entities.values(), Entity("Event broker", "component")])
+    assert _bound(two, "Kestrel writes to Zorbis's broker.") == [("Kestrel", "service:kestrel")]
+    assert _bound(binder, "Kestrel writes to Zorbis's spool.") == [("Kestrel", "service:kestrel")]
+
+
 def test_a_legend_arrow_to_a_possessed_name() -> None:
     text = "[3] **Kestrel** --> **Zorbis's result store** - Saves the outcome"
     assert _edges(POSSESSIVE, text) == {("kestrel", "WRITES_TO", "result-store")}
@@ -173,6 +190,10 @@ CUES = Binder(
             {("pelican", "CONSUMES_FROM", "jobbroker")},
         ),
         ("Kestrel, once it starts, reads from Zorbis.", {("kestrel", "READS_FROM", "zorbis")}),
+        (
+            "Kestrel, which the team likes, reads from Zorbis.",
+            {("kestrel", "READS_FROM", "zorbis")},
+        ),
         # a participle after the opening subject's verb phrase adds its means
         ("Kestrel starts a new runner using Pelican.", {("kestrel", "USES", "pelican")}),
         # handing work to a queue, watching a queue, listening to several queues
@@ -184,6 +205,34 @@ CUES = Binder(
             {("pelican", "CONSUMES_FROM", "jobqueue")},
         ),
         ("Pelican needs to have access to Zorbis.", {("pelican", "DEPENDS_ON", "zorbis")}),
+        # a second verb of the opening subject, after "and" and maybe a time clause; the
+        # numbered marker before the subject is no word ("[10][12] …")
+        (
+            "[2] **Kestrel** takes a job and when it finds one ready, sends it to Pelican.",
+            {("kestrel", "FEEDS", "pelican")},
+        ),
+        (
+            "[10][12] Kestrel takes the job and sends it to Pelican.",
+            {("kestrel", "FEEDS", "pelican")},
+        ),
+        # a relative clause about the opening subject keeps it for its later verbs
+        (
+            "A :doc:`Kestrel <kestrel>`, which handles retries, and submitting jobs to Pelican.",
+            {("kestrel", "CALLS", "pelican")},
+        ),
+        # one describing word after a determiner leaves the name the object
+        ("Kestrel uses the configured Pelican.", {("kestrel", "USES", "pelican")}),
+        ("Kestrel reads from the default Zorbis.", {("kestrel", "READS_FROM", "zorbis")}),
+        # the purpose after "uses": its subject is the subject of "uses"
+        (
+            "Kestrel uses its own runner to read from Zorbis.",
+            {("kestrel", "READS_FROM", "zorbis")},
+        ),
+        # … unless a name stands right before the purpose: it is the one who reads
+        (
+            "Kestrel lets Pelican to read from Zorbis.",
+            {("pelican", "READS_FROM", "zorbis")},
+        ),
         # a kind and its usual products: a hedged dependency
         (
             "Kestrel, usually Zorbis or Pelican, keeps the ledger.",
@@ -205,14 +254,22 @@ def test_more_english_cues(text: str, expected: set[tuple[str, str, str]]) -> No
         "Settings of Kestrel, such as the Zorbis namespace, are kept apart.",
         # "usually" as an adverb is no kind-and-product
         "Kestrel usually gets warm by noon.",
-        # a clause that is no time clause still breaks the subject link
-        "Kestrel, which the team likes, reads from Zorbis.",
+        # a relative clause that names another component breaks the subject link
+        "Kestrel, which Pelican calls, reads from Zorbis.",
         # a participle after an agent belongs to the agent, not to the opening subject
         "Pelican is used by runners using Kestrel.",
         # a name that only modifies the library used is not what is used
         "Kestrel reads metrics using the Pelican Java client library.",
         # "adds" names where only after its preposition
         "Kestrel adds Pelican.",
+        # after "and" a subject of its own
+        "Kestrel stores data and the runner sends it to Pelican.",
+        # a relative clause with an agent of its own
+        "Kestrel, which is watched by the runner, and submitting jobs to Pelican.",
+        # more than one describing word: the name may be a modifier, not the object
+        "Kestrel reads from the very slow Zorbis.",
+        # "own" after a possessive is no verb of ownership
+        "Kestrel runs its own Pelican.",
     ],
 )
 def test_forms_that_state_nothing(text: str) -> None:
@@ -299,3 +356,13 @@ def test_a_camel_case_actor_in_bold_is_a_name() -> None:
     assert "SpoolProcess" in {e.name for e in discover_entities(docs)}
     plain_docs = [_source("doc/p-md", "A SpoolProcess takes a job. SpoolProcess ends.", "P")]
     assert "SpoolProcess" not in {e.name for e in discover_entities(plain_docs)}
+
+
+def test_an_emphasised_name_next_to_a_kind_word_counts_once() -> None:
+    docs = [
+        _source("doc/q-md", "Set up a message broker (**Zorbamq**, **Quillbus** …) first.", "Q")
+    ]
+    kinds = {e.name: e.kind for e in discover_entities(docs)}
+    assert kinds.get("Zorbamq") == "component" and kinds.get("Quillbus") == "component"
+    plain_docs = [_source("doc/r-md", "Set up **Zorbamq** first.", "R")]
+    assert discover_entities(plain_docs) == ()

@@ -32,7 +32,13 @@ from itertools import pairwise
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.reading.lexicon import head_of, is_ordinary, is_ordinary_phrase, number_variants
+from zehn.reading.lexicon import (
+    head_of,
+    is_ordinary,
+    is_ordinary_phrase,
+    number_stem,
+    number_variants,
+)
 from zehn.reading.model import Entity, Mention
 from zehn.reading.vocabulary import EntityKind
 
@@ -101,6 +107,12 @@ def _is_weak(form: str, entity: Entity, words: Sequence[object] | None = None) -
     if entity.origin != "catalog" and form.isalpha() and not is_ordinary(form):
         return False
     return len(words) == 1 and form[:1].isupper() and not own_name
+
+
+def _last_word(name: str) -> str:
+    """The last word of a name, singular and lowercase ("QueueBroker" -> "broker")."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
+    return number_stem(words[-1].lower()) if words else ""
 
 
 def _with_number_variants(forms: Iterable[str]) -> list[str]:
@@ -190,7 +202,29 @@ class Binder:
                 n, forms, _mark = found
                 start, stop = toks[0].start, toks[n - 1].end
                 out.append(self._mention(sentence, start, stop, forms, "its possessor"))
+            elif toks and (only := self._only_with_head(toks[0].text)) is not None:
+                out.append(self._head_mention(sentence, toks[0], only))
         return sorted(out, key=lambda m: m.start)
+
+    def _only_with_head(self, word: str) -> Entity | None:
+        """The one entity whose name ends with the kind word ``word`` ("broker": QueueBroker),
+        or None when there are none or several."""
+        head = head_of(word)
+        if head is None:
+            return None
+        found = [e for e in self.entities.values() if _last_word(e.name) == head.noun]
+        return found[0] if len(found) == 1 else None
+
+    def _head_mention(self, sentence: Sentence, token: _Token, entity: Entity) -> Mention:
+        """ "Celery's broker": the possessed kind word names the one entity with that head."""
+        return Mention(
+            sentence_id=sentence.id,
+            start=sentence.start + token.start,
+            end=sentence.start + token.end,
+            surface=token.text,
+            candidates=(entity.id,),
+            reason=f"the kind word {token.text!r} after a possessive: the only {entity.name!r}",
+        )
 
     def _longest_at(
         self,

@@ -373,6 +373,12 @@ def _emphasised(doc_id: str, text: str) -> Iterator[Clue]:
         english = all(is_ordinary(p) for w in words for p in w.split("-"))
         alone = CORROBORATED if english or _ACTIVITY.search(words[-1]) else REPEATED
         why = f"emphasised term {match.group()!r}"
+        typed = None if english else _context_kind(text, match.start(), match.end())
+        if typed is not None:  # "a broker (**RabbitMQ**, **Redis** …)": named and typed
+            kind, word = typed
+            why = f"{why} next to the kind word {word!r}"
+            yield Clue(term, kind, "emphasis", why, doc_id, STRONG)
+            continue
         yield Clue(term, None, "emphasis", why, doc_id, alone, default_kind=store_kind(term))
 
 

@@ -169,7 +169,9 @@ CUES: tuple[Cue, ...] = (
     _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
     _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
     _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),
-    _cue(r"owns?|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
+    # "own" after a possessive is an adjective ("its own runner"), not the verb
+    _cue(r"owns|(?<!its\s)(?<!their\s)(?<!our\s)(?<!your\s)(?<!his\s)(?<!her\s)(?<!my\s)own"
+         r"|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
     # --- the forms of real prose (the table above); after the first ones, whose order the
     # ``cooccurrence`` baseline reads its guess from
     _cue(_BE + r"queried\s+(?:by|from)", Predicate.CALLS, passive=True, by_kind=_DATASTORE_READ),
@@ -361,12 +363,31 @@ SERIES_GAP = re.compile(
     r"(?:then\s+|also\s+|\w+ly\s+)?$",
     re.IGNORECASE,
 )
+# A second verb of the opening subject after "and", maybe after a time clause of its own: "X
+# processes the jobs and when it finds one, sends it to Y" (nothing else after "and": "X
+# stores data and the worker reads …" has a subject of its own).
+SERIES_AND = re.compile(
+    r"^\s+(?![^;:.!?()]*\b(?:which|who|because|although|since|where|whereas|whether)\b)"
+    r"[a-z][^;:.!?(),]{0,80}\s+and\s*,?\s+(?:(?:when|once|after|before|whenever"
+    r"|as\s+soon\s+as)\b[^;:.!?()]{1,80},\s*)?(?:then\s+|also\s+)?$",
+    re.IGNORECASE,
+)
+# A relative clause about the opening subject, whose later verbs are the subject's too: "X,
+# which handles A, and submitting B to Y" (no clause of its own inside it).
+RELATIVE_SERIES = re.compile(
+    r"^\s*,\s*which\s+(?![^;:.!?()]*\b(?:which|that|who|when|while|because|if|although"
+    r"|since|where|whereas|whether|by)\b)[a-z][^;:.!?()]{0,120}(?:,\s*(?:and\s+)?|\s+and\s+)$",
+    re.IGNORECASE,
+)
 # The verb phrase between a subject and a participle that adds its means: "X starts a new
 # process using Y" (short, lowercase, no clause or agent of its own, no punctuation).
 VERB_PHRASE_GAP = re.compile(
     r"^\s+(?![^;:.!?(),]*\b(?:which|that|who|when|while|because|if|although|since|where"
     r"|after|before|until|unless|whereas|whether|and|or|but|by)\b)[a-z][^;:.!?(),]{0,50}\s$"
 )
+# A purpose after "uses": "X uses this interface to talk to Y" (X talks to Y); the subject of
+# "uses" is the subject of the purpose (not so after "allows Y to", "asks Y to").
+PURPOSE_GAP = re.compile(r"^[^,;:.!?()]{0,40}\bin\s+order\s+to\s+$|^[^,;:.!?()]{0,40}\bto\s+$")
 # A time clause set off by commas between a subject and its verb: "X, when it becomes aware
 # of a job, sends …" (its own mentions are read as usual; only the subject link skips it).
 PARENTHETICAL = re.compile(
@@ -387,10 +408,11 @@ DEFINITION_GAP = re.compile(
     r"|before|until|unless|whereas|whether)\b)[^;:.!?()]{1,120}$",
     re.IGNORECASE,
 )
-# What opens a sentence before its subject: markup, a list marker, a determiner.
+# What opens a sentence before its subject: markup, list markers ("[10][12]", "3."; with
+# the brackets read as markup, a bare number), a determiner.
 SENTENCE_OPENING = re.compile(
-    r"^[\W_]*(?:\d{1,3}[.)]\s*|\[\d{1,3}\]\s*)?[\W_]*(?:(?:the|a|an|our|their|its|this|each|every)"
-    r"\s+[\W_]*)?$",
+    r"^[\W_]*(?:(?:\d{1,3}(?!\d)[.)]?|\[\d{1,3}\])[\W_]*)*(?:(?:the|a|an|our|their|its|this|each"
+    r"|every)\s+[\W_]*)?$",
     re.IGNORECASE,
 )
 # What may stand between a clause and its "via"/"through" phrase: a short, unbroken filler.

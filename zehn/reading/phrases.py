@@ -134,6 +134,30 @@ _MODIFIES_ARTIFACT = re.compile(
 )
 
 
+def _without_modifier(found: list[str]) -> list[str]:
+    """The gap's words without one describing word right after a determiner: "uses the
+    configured executor", "reads the default database" (the thing named is still the object)."""
+    for i, word in enumerate(found[:-1] if len(found) > 1 else []):
+        after = found[i + 1]
+        if word in _DETERMINERS and (after in _DESCRIBING or after.endswith("ed")):
+            return found[: i + 1] + found[i + 2 :]
+    if (
+        len(found) >= 2
+        and found[-2] in _DETERMINERS
+        and (found[-1] in _DESCRIBING or found[-1].endswith("ed"))
+    ):
+        return found[:-1]
+    return found
+
+
+_DETERMINERS = frozenset("the a an its their our".split())
+_DESCRIBING = frozenset(
+    """default same new existing current underlying main local remote external internal shared
+    central primary dedicated separate single specific standard appropriate relevant
+    corresponding respective""".split()
+)
+
+
 def agent_group(text: str, mentions: Sequence[Local], position: int) -> tuple[Group | None, int]:
     """The agent of a passive with a place: "… from Y by Z" -> Z."""
     window = text[position : position + 40]
@@ -195,7 +219,7 @@ def direct_object_start(
     if (
         not re.sub(r"[\w\s']", "", gap)
         and possessives <= 1
-        and all(w in OBJECT_GLUE or w.endswith("'s") for w in found)
+        and all(w in OBJECT_GLUE or w.endswith("'s") for w in _without_modifier(found))
     ):
         return after[0].start
     apposition = OBJECT_APPOSITION.match(gap)

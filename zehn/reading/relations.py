@@ -57,7 +57,10 @@ from zehn.reading.cues import (
     NOT_ADVERBS,
     PARENTHETICAL,
     PARTICIPLE_OPENING,
+    PURPOSE_GAP,
+    RELATIVE_SERIES,
     SENTENCE_OPENING,
+    SERIES_AND,
     SERIES_GAP,
     SUBJECT_DESCRIPTION,
     SUBJECT_GLUE,
@@ -101,6 +104,7 @@ class _Clause:
     gap: str = ""
     end: int = 0
     active: bool = False  # the last cue read its subject before it ("via" may follow it)
+    uses: bool = False  # the last cue was "uses": "X uses Z to read from Y" carries X
     zh: relations_zh.Previous[_Local] | None = None  # Chinese: the previous cue, as read
 
 
@@ -166,6 +170,8 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
                 and not _mentions_between(local, clause.end, hit.start)
             ):
                 left, gap = clause.subjects, between
+            elif clause.uses and PURPOSE_GAP.match(_plain(between)):
+                left, gap = clause.subjects, between  # "X uses this interface to talk to Y"
         elif left == clause.objects and _is_participle(text, hit) and not gap.strip():
             left, gap = clause.subjects, clause.gap + between  # "X reads from Y using Z"
         if left is None and RELATIVE.search(clause.gap) and RELATIVE_CLOSE.match(between):
@@ -184,6 +190,7 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
             left = None  # the subject before the cue is what was moved, not who moved it
     clause.end = max(hit.end, right_end)
     clause.active = bool(left) and not cue.passive
+    clause.uses = clause.active and cue.predicates == (Predicate.USES,) and cue.form == "verb"
     if left and not cue.passive:
         clause.subjects, clause.objects, clause.gap = left, right or [], gap
     if zh:
@@ -443,6 +450,10 @@ def _series_subject(
         return group, between  # "X - process the tasks and run using Y"
     if participle and VERB_PHRASE_GAP.match(_plain(between)):
         return group, between  # "X starts a new process using Y"
+    if SERIES_AND.match(_plain(between)):
+        return group, between  # "X takes a job and, when it is ready, sends it to Y"
+    if RELATIVE_SERIES.match(_plain(between)):
+        return group, between  # "X, which handles A, and submitting B to Y"
     if not SERIES_GAP.match(_plain(between)):
         return None, ""
     return group, between[between.rfind(",") + 1 :]
