@@ -218,3 +218,35 @@ def test_llm_strategy_builds_its_own_graph_and_a_dead_endpoint_changes_nothing(
             build_graph(client, graph_name, small_corpus, "llm", settings)
     assert _snapshot(client, report.graph) == before
     assert not client.graph_exists(f"{report.graph}__staging")
+
+
+def test_a_document_is_read_back_in_pages_of_chunks_whole_and_in_order(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No single read grows with the largest document: its sentences come back by pages of
+    chunks (here pages of 2), and the document is whole and in order all the same."""
+    text = "\n\n".join(
+        f"Section {i}.\n\nThe kite service sends note {i} to the gull store. " * 3
+        for i in range(40)
+    )
+    (tmp_path / "long.md").write_text(text, encoding="utf-8")
+    from zehn.extract.ingest import ingest_path
+    from zehn.reading.split import split_sentences
+
+    ingest_path(client, graph_name, tmp_path)
+    monkeypatch.setattr(pipeline, "_CHUNK_BATCH", 2)
+    pages: list[int] = []
+    read = client.read
+
+    def counting(graph: str, cypher: str, params: Any = None, **kw: Any) -> Any:
+        if cypher == pipeline._SOURCE_SENTENCES:
+            pages.append(len(params["chunks"]))
+        return read(graph, cypher, params, **kw)
+
+    monkeypatch.setattr(client, "read", counting)
+    (doc,) = pipeline.read_source_texts(client, graph_name, ["doc/long-md"])
+    expected = split_sentences("doc/long-md", doc.text)
+    assert [(s.start, s.end, s.text) for s in doc.sentences] == [
+        (s.start, s.end, s.text) for s in expected
+    ]
+    assert len(doc.chunks) > 2 and max(pages) == 2 and len(pages) == -(-len(doc.chunks) // 2)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.rules import RulesStrategy
 from zehn.reading.catalog import Catalog
-from zehn.store.client import GraphClient
+from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.revision import bump_revision
 
 GRAPH_SEPARATOR = "__"
@@ -223,26 +223,47 @@ def build_graph(
     )
 
 
-_SOURCE_TEXTS = (
+_SOURCE_DOCUMENTS = (
     "UNWIND $ids AS i MATCH (d:Document {id: i}) "
     "OPTIONAL MATCH (c:Chunk {doc_id: i}) WITH d, c ORDER BY c.ordinal "
-    "WITH d, collect([c.ordinal, c.start, c.end]) AS chunks "
-    "OPTIONAL MATCH (s:Sentence {doc_id: d.id})-[:PART_OF]->(c:Chunk) WITH d, chunks, s, c "
-    "ORDER BY s.start WITH d, chunks, collect([s.text, s.start, s.end, c.ordinal]) AS sentences "
-    "RETURN d.id AS id, d.title AS title, d.text AS text, chunks AS chunks, "
-    "sentences AS sentences"
+    "RETURN d.id AS id, d.title AS title, d.text AS text, "
+    "collect([c.id, c.ordinal, c.start, c.end]) AS chunks"
 )
-_SOURCE_BATCH = 200
+_SOURCE_SENTENCES = (
+    "UNWIND $chunks AS cid MATCH (s:Sentence)-[:PART_OF]->(c:Chunk {id: cid}) "
+    "RETURN c.doc_id AS doc_id, c.ordinal AS ordinal, s.text AS text, s.start AS start, "
+    "s.end AS end"
+)
+_SOURCE_BATCH = 200  # documents per read
+_CHUNK_BATCH = 500  # chunks per read of their sentences: a 15 MB document is read in pages
 
 
 def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> list[SourceText]:
-    """Stored documents with their chunks and sentences, in document-id order (one query
-    per batch of documents, not three per document)."""
+    """Stored documents with their chunks and sentences, in document-id order. Documents are
+    read in batches and their sentences by pages of chunks, so that no single read grows
+    with the size of the largest document."""
     ordered = sorted(doc_ids)
     found: dict[str, SourceText] = {}
     for i in range(0, len(ordered), _SOURCE_BATCH):
         batch = ordered[i : i + _SOURCE_BATCH]
-        for row in client.read(graph, _SOURCE_TEXTS, {"ids": batch}).records():
+        # a build is a batch job: its reads get the write timeout, not an answer's 10 s
+        documents = client.read(
+            graph, _SOURCE_DOCUMENTS, {"ids": batch}, timeout_ms=WRITE_TIMEOUT_MS
+        ).records()
+        chunk_ids = [str(c[0]) for row in documents for c in row["chunks"] if c[0] is not None]
+        sentences: dict[str, list[Sentence]] = defaultdict(list)
+        for j in range(0, len(chunk_ids), _CHUNK_BATCH):
+            page = {"chunks": chunk_ids[j : j + _CHUNK_BATCH]}
+            rows = client.read(graph, _SOURCE_SENTENCES, page, timeout_ms=WRITE_TIMEOUT_MS)
+            for row in rows.records():
+                doc_id = str(row["doc_id"])
+                sentences[doc_id].append(
+                    Sentence(
+                        doc_id, str(row["text"]), int(row["start"]), int(row["end"]),
+                        int(row["ordinal"]),
+                    )
+                )  # fmt: skip
+        for row in documents:
             doc_id = str(row["id"])
             found[doc_id] = SourceText(
                 doc_id=doc_id,
@@ -250,14 +271,10 @@ def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> li
                 text=str(row["text"]),
                 chunks=tuple(
                     Chunk(doc_id, int(o), int(s), int(e))
-                    for o, s, e in row["chunks"]
+                    for _, o, s, e in row["chunks"]
                     if o is not None
                 ),
-                sentences=tuple(
-                    Sentence(doc_id, str(t), int(s), int(e), int(o))
-                    for t, s, e, o in row["sentences"]
-                    if t is not None
-                ),
+                sentences=tuple(sorted(sentences[doc_id], key=lambda s: s.start)),
             )
     return [found[d] for d in ordered if d in found]
 
