@@ -175,3 +175,27 @@ def test_a_recorded_span_outside_the_sentence_is_ignored() -> None:
     text = "This service writes every posting to Vaultstore."
     grade = Grader(CATALOG.entities).grade(_evidence(text, "made up", (10, 22)))
     assert grade.label != SUPPORTED
+
+
+def test_it_inside_a_list_item_refers_to_the_item_subject() -> None:
+    """A later sentence of the same list item speaks of that item's subject, not the page's."""
+    doc = _doc(
+        "doc/services/ledger-md",
+        "Ledger Service",
+        "# Ledger Service\n\nThe ledger service keeps balances.\n\n"
+        "- Vaultstore - Holds the postings. It is fed by nightly jobs. It reads from eventhub.\n",
+    )
+    (edge,) = _edges(doc)
+    assert edge[:3] == ("datastore:vaultstore", "READS_FROM", "topic:eventhub")
+    assert "the list item's subject" in edge[3]
+
+
+def test_it_after_the_list_ends_refers_to_the_page_focus_again() -> None:
+    doc = _doc(
+        "doc/services/ledger-md",
+        "Ledger Service",
+        "# Ledger Service\n\nThe ledger service keeps balances.\n\n"
+        "- Vaultstore - Holds the postings.\n\nIt reads from eventhub.\n",
+    )
+    (edge,) = _edges(doc)
+    assert edge[:3] == ("service:ledger", "READS_FROM", "topic:eventhub")

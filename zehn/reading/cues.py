@@ -192,6 +192,9 @@ CUES: tuple[Cue, ...] = (
          Predicate.DEPENDS_ON),
     _cue(r"(?:has|have|had|having|gets?|got|needs?|requires?|requiring|needing)"
          r"(?:\s+to\s+(?:have|get))?\s+(?:\w+\s+)?access\s+to", Predicate.DEPENDS_ON),
+    # where a component is deployed: "X can be run as a long running process in Y"
+    _cue(_BE + r"(?:run|deployed|hosted)\s+as\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:in|inside|on)",
+         Predicate.DEPENDS_ON),
     _cue(r"orchestrates?|orchestrating", Predicate.CALLS),
     _cue(r"(?:talks?|talking|talked|interacts?|interacting|interacted|communicates?|communicating"
          r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"

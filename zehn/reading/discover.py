@@ -274,7 +274,7 @@ def _proper_clues(documents: Sequence[SourceText]) -> list[Clue]:
 def _accepted(group: list[Clue]) -> bool:
     """A strong clue; or as many clues as the most lenient one needs, from two documents or
     two sources; or a weak one that a clue of another source confirms."""
-    if any(c.alone == STRONG for c in group):
+    if any(c.alone == STRONG for c in group) or _own_page_and_term(group):
         return True
     if all(c.source == "code-like" for c in group if c.alone > CORROBORATED) and not any(
         c.closed for c in group if c.source == "code-like"
@@ -293,6 +293,15 @@ def _accepted(group: list[Clue]) -> bool:
         c.alone == CORROBORATED and any(o.source != c.source and _confirms(c, o) for o in counted)
         for c in group
     )
+
+
+def _own_page_and_term(group: list[Clue]) -> bool:
+    """An ordinary word with a page of its own (``plugins.rst``) that another page sets in
+    emphasis as a term ("a folder of *plugins*"): two weak clues, independent of each other,
+    that together say the documentation treats the word as a thing of the system."""
+    pages = {c.doc_id for c in group if c.source in ("path", "title") and c.alone == CORROBORATED}
+    terms = {c.doc_id for c in group if c.source == "emphasis" and c.alone == CORROBORATED}
+    return bool(pages) and bool(terms - pages)
 
 
 def _confirms(weak: Clue, other: Clue) -> bool:

@@ -107,6 +107,7 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
     group = [m for m in group if not _MODIFIES_ARTIFACT.match(text, m.end)]
     if not group:
         return None, hit.end  # "using the Prometheus Java client library": not Prometheus
+    group, end = _repeated_preposition(text, objects, hit, group, end)
     if direct and cue.tail is not None and not cue.cjk and _PLACES.issuperset(cue.predicates):
         # "reads Dag files from the bundle": what is read is named first, the place after
         place = tail_object_start(text, objects, end, cue.tail)
@@ -116,6 +117,27 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
         filler = text[end : tail.start()] if tail else ""
         if tail and len(filler.split()) <= _PLACE_FILLER and not FILLER_BREAK.search(plain(filler)):
             return None, hit.end  # the place is named, but not as anything known
+    return group, end
+
+
+_PREPOSITION = re.compile(r"\b(in|on|to|into|from|inside|within)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _repeated_preposition(
+    text: str, objects: Sequence[Local], hit: CueHit, group: Group, end: int
+) -> tuple[Group, int]:
+    """A second object after the cue's own preposition, repeated: "can be run as a process in
+    X, or as a pod in Y", "writes to X and to Y"."""
+    prep = _PREPOSITION.search(plain(text[hit.start : group[0].start]))
+    after = [m for m in objects if m.start >= end]
+    if prep is None or not after:
+        return group, end
+    again = re.compile(
+        rf"\s*,?\s*(?:and|or)\s+(?:as\s+an?\s+(?:[\w-]+\s+){{1,3}})?{prep.group(1)}\s+(?:the\s+)?",
+        re.IGNORECASE,
+    )
+    if again.fullmatch(plain(text[end : after[0].start])):
+        return [*group, after[0]], after[0].end
     return group, end
 
 

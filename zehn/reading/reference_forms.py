@@ -19,9 +19,18 @@ from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence
 from zehn.reading.binding import Binder
+from zehn.reading.lexicon import number_stem
 from zehn.reading.model import Entity, Mention
+from zehn.reading.requirements import OPENING as _REQUIREMENT_OPENING
 
-__all__ = ["opening_this", "read_back_objects", "shared_kind_names"]
+__all__ = [
+    "definite_heads",
+    "opening_this",
+    "paragraph_terms",
+    "read_back_objects",
+    "requirement_this",
+    "shared_kind_names",
+]
 
 # "This is used as …", "This is a …", "This is the …", "This acts as …"
 _OPENING_THIS = re.compile(
@@ -49,6 +58,28 @@ def opening_this(
         surface,
         (entity.id,),
         f"{surface!r} = {entity.name}, {why} (the section's opening sentence)",
+        reference=True,
+    )
+
+
+def requirement_this(
+    sentence_id: str, offset: int, text: str, entity: Entity | None, why: str
+) -> Mention | None:
+    """ "For this to work, you need …": "this" is what the text was just about (``entity``,
+    ``why``), the subject of the requirement (``zehn.reading.requirements``)."""
+    match = _REQUIREMENT_OPENING.match(text)
+    if match is None or entity is None:
+        return None
+    group = "this" if match["this"] else "this2"
+    start, end = match.span(group)
+    surface = text[start:end]
+    return Mention(
+        sentence_id,
+        offset + start,
+        offset + end,
+        surface,
+        (entity.id,),
+        f"{surface!r} = {entity.name}, {why} (what needs the requirement)",
         reference=True,
     )
 
@@ -205,3 +236,51 @@ def definite_heads(
                     reference=True)
         )  # fmt: skip
     return found
+
+
+# --- "*plugins* … Plugins are …": a term the paragraph marked, opening a later sentence ---------
+
+_OPENING_WORD = re.compile(r"\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?P<word>[A-Z][a-z]+)\b")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def paragraph_terms(
+    sentence_id: str,
+    offset: int,
+    text: str,
+    mentions: Sequence[Mention],
+    earlier: Sequence[Mention],
+    document_text: str,
+) -> list[Mention]:
+    """ "… a folder of *plugins*. Plugins are read by …": an ordinary word the paragraph
+    marked as a term (so it bound there) names the same entity when a later sentence of that
+    paragraph opens with it, capitalised only because it opens the sentence. The binder reads
+    one sentence at a time and cannot see the earlier mark; only a lowercase term counts, so a
+    capitalised word ("Search") stays untrusted at a sentence's start."""
+    match = _OPENING_WORD.match(text)
+    if match is None:
+        return []
+    a, b = match.span("word")
+    if any(m.start - offset < b and a < m.end - offset for m in mentions):
+        return []
+    key = number_stem(match["word"].lower())
+    for mention in reversed(earlier):
+        if mention.start >= offset:
+            continue
+        if _PARAGRAPH_BREAK.search(document_text, mention.end, offset):
+            return []
+        surface = mention.surface
+        if (
+            mention.entity_id
+            and not mention.reference
+            and surface.isalpha()
+            and surface.islower()
+            and number_stem(surface) == key
+        ):
+            word = match["word"]
+            reason = f"{word!r} = {surface!r}, the term marked earlier in the paragraph"
+            return [
+                Mention(sentence_id, offset + a, offset + b, word, mention.candidates, reason,
+                        reference=True)
+            ]  # fmt: skip
+    return []

@@ -33,7 +33,9 @@ from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.reference_forms import (
     definite_heads,
     opening_this,
+    paragraph_terms,
     read_back_objects,
+    requirement_this,
     shared_kind_names,
 )
 from zehn.reading.title_refs import title_references
@@ -128,6 +130,7 @@ def document_references(
     previous: list[Mention] = []
     found: dict[str, list[Mention]] = {}
     row: tuple[int, Mention] | None = None  # a table row's line start and its implicit subject
+    item: tuple[int, _Focus] | None = None  # a list item's line start and the name it opens with
     opening = True  # the first sentence of the page or of a section
     earlier: list[Mention] = []  # names the document gave so far
     for sentence in document.sentences:
@@ -149,8 +152,17 @@ def document_references(
         starts_with_name = first is not None and _opens_with_name(
             text, first.start - sentence.start
         )
+        if (
+            line.item is None
+            and item is not None
+            and not _same_item(document.text, *item, sentence)
+        ):
+            item = None
         if not starts_with_name:
-            ref = _coreference(sentence.id, sentence.start, text, focus, previous, by_id)
+            near = item[1] if item is not None and line.item is None else focus
+            ref = _coreference(sentence.id, sentence.start, text, near, previous, by_id)
+            if ref is None and focus is not None:
+                ref = requirement_this(sentence.id, sentence.start, text, focus.entity, focus.why)
             if ref is None and opening and (about := section or subject) is not None:
                 ref = opening_this(sentence.id, sentence.start, text, about.entity, about.why)
             if ref is not None:
@@ -171,6 +183,11 @@ def document_references(
         refs.extend(read_back_objects(sentence.id, sentence.start, text, mentions))
         refs.extend(shared_kind_names(sentence.id, sentence.start, text, mentions, binder))
         refs.extend(definite_heads(sentence.id, sentence.start, text, mentions + refs, earlier))
+        refs.extend(
+            paragraph_terms(
+                sentence.id, sentence.start, text, mentions + refs, earlier, document.text
+            )
+        )
         earlier.extend(m for m in mentions if not m.reference)
         opening = False
         if refs:
@@ -181,11 +198,28 @@ def document_references(
         if lead is not None and lead.entity_id in by_id and line.item is None:
             entity = by_id[lead.entity_id]
             focus = _Focus(entity, _why(lead, entity, focus))
+        elif line.item is not None:
+            item = None
+            if (
+                first is not None
+                and first.entity_id in by_id
+                and _leads_item(text, first, sentence)
+            ):
+                entity = by_id[first.entity_id]
+                item = (line_start, _Focus(entity, f"the list item's subject ({first.surface!r})"))
         previous = mentions + refs
     return found
 
 
 _ROW_SUBJECT = "from the table row's first cell"
+
+
+def _same_item(document_text: str, item_start: int, _focus: _Focus, sentence: Sentence) -> bool:
+    """Whether ``sentence`` still belongs to the list item starting at ``item_start``: no blank
+    line and no new list marker or unindented line in between ("- X - does A. It does B.")."""
+    between = document_text[item_start : sentence.start]
+    lines = between.split("\n")[1:]
+    return all(ln.strip() and ln[:1].isspace() and not LIST_ITEM.match(ln) for ln in lines)
 
 
 def _row_goes_on(sentence: Sentence, subject: Mention) -> Mention:
@@ -422,6 +456,17 @@ def _is_heading(text: str, start: int, end: int) -> bool:
     return alone_before and (
         not after.strip() or bool(re.match(r"\n[ \t]*\n", after)) or bool(underline)
     )
+
+
+_ONE_WORD_BEFORE = re.compile(r"[\W_]*(?:(?:an?|the)\s+)?[A-Za-z]+\s+[\W_]*", re.IGNORECASE)
+
+
+def _leads_item(text: str, first: Mention, sentence: Sentence) -> bool:
+    """Whether a list item is about its first name: the item opens with it, or with one word
+    before it ("Optional *worker*, which …", "A dedicated Vaultstore")."""
+    position = first.start - sentence.start
+    head = LIST_ITEM.sub("", text[:position], count=1)
+    return _opens_with_name(text, position) or bool(_ONE_WORD_BEFORE.fullmatch(head))
 
 
 def _opens_with_name(text: str, position: int) -> bool:

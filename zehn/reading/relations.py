@@ -82,6 +82,8 @@ from zehn.reading.phrases import list_from as _list_from
 from zehn.reading.phrases import object_group as _object_group
 from zehn.reading.phrases import plain as _plain
 from zehn.reading.phrases import words as _words
+from zehn.reading.purpose import purpose_edges
+from zehn.reading.requirements import requirement_edges
 from zehn.reading.vocabulary import EntityKind, Predicate
 
 _HEAD_WORD = re.compile(r"^\s*([A-Za-z]+)\b")
@@ -145,6 +147,8 @@ def sentence_edges(
         found, skipped = _edges(sentence, statement, strategy)
         edges.extend(found)
         ambiguous += skipped
+    edges.extend(purpose_edges(sentence, local, strategy))
+    edges.extend(requirement_edges(sentence, local, strategy))
     return edges, ambiguous
 
 
