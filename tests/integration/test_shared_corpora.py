@@ -3,9 +3,9 @@
 Each gold folder in data/gold names its corpus (``corpus:``, relative to the project
 root); the corpora themselves are never copied into the project. These tests assert
 that the build completes and that every edge cites its stored sentence verbatim, and
-print the figures (run with ``-s`` to see them), and hold each corpus to a floor: precision
-0.9 everywhere (the issue's target) and recall a little under what the reader reaches today
-(a regression guard; airflow-docs is still under the 0.6 target). About 2 s per corpus.
+print the figures (run with ``-s`` to see them), and hold each corpus to the targets:
+precision 0.9 and recall 0.6 at least, and recall a little under what the reader reaches
+today where that is higher (a regression guard). About 2 s per corpus.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ _CITED = (
 COUNTS = ("edges", "edges_in_scope", "gold_stated", "gold_quotes_missing")
 RATES = ("precision", "recall", "f1", "flag_agreement", "kind_agreement")
 # (precision, recall) floors per corpus; measured 2026-12-03: otel-demo 1.000 / 0.730,
-# airflow-docs 0.979 / 0.475, dubbo-docs-zh 1.000 / 0.800
+# airflow-docs 0.968 / 0.616, dubbo-docs-zh 1.000 / 0.800
 FLOORS = {
     "otel-demo": (0.9, 0.7),
-    "airflow-docs": (0.9, 0.45),
+    "airflow-docs": (0.9, 0.6),
     "dubbo-docs-zh": (0.9, 0.75),
 }
 
@@ -58,6 +58,6 @@ def test_shared_corpus_builds_and_cites_verbatim(
         assert fact == text, sid  # rules' quote is its sentence, verbatim
     figures = [f"{k} {row[k]:.0f}" for k in COUNTS] + [f"{k} {row[k]:.3f}" for k in RATES]
     print(f"\n{corpus} (rules): {', '.join(figures)}")
-    precision, recall = FLOORS.get(corpus, (0.9, 0.0))
+    precision, recall = FLOORS.get(corpus, (0.9, 0.6))
     assert row["precision"] >= precision, figures
     assert row["recall"] >= recall, figures
