@@ -5,13 +5,19 @@ set -u
 cd "$(dirname "$0")/.."
 out="${1:-$(mktemp -d)}"
 mkdir -p "$out"
+# each run gets its own home and managed server, stopped (and the home removed) afterwards
+run() {
+  local name=$1; shift
+  local home; home=$(mktemp -d)
+  ZEHN_HOME=$home timeout 900 .venv/bin/zehn compare "$@" --strategies rules --json \
+    >"$out/$name.json" 2>"$out/$name.err"
+  ZEHN_HOME=$home .venv/bin/zehn server stop >/dev/null 2>&1
+  rm -rf "$home"
+}
 for gold in data/gold/*/; do
-  c=$(basename "$gold")
-  ( ZEHN_HOME=$(mktemp -d) timeout 900 .venv/bin/zehn compare --gold "$gold" --strategies rules \
-      --json >"$out/$c.json" 2>"$out/$c.err" ) &
+  run "$(basename "$gold")" --gold "$gold" &
 done
-( ZEHN_HOME=$(mktemp -d) timeout 900 .venv/bin/zehn compare --corpus data/sample --strategies rules \
-    --json >"$out/sample.json" 2>"$out/sample.err" ) &
+run sample --corpus data/sample &
 wait
 .venv/bin/python - "$out" <<'PY'
 import json, sys

@@ -30,6 +30,7 @@ from widgets.html import (
     RED,
     STATUS_COLOURS,
     badge,
+    diagram_mark,
     error_box,
     escape,
     evaluation_badge,
@@ -263,7 +264,7 @@ def _citation_html(citation: Citation, spans: list[tuple[int, int] | None]) -> s
         f' · <span class="zehn-source-type">{escape(citation.source_type)}</span>'
         f' · <span class="zehn-date">{escape((citation.date or "undated")[:10])}</span>'
         f' · <code class="zehn-sentence-id">{escape(citation.id)}</code>'
-        f"{found_by_mark(citation)}{stale}</small></li>"
+        f"{diagram_mark(citation.diagram_line)}{found_by_mark(citation)}{stale}</small></li>"
     )
 
 

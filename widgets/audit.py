@@ -15,10 +15,20 @@ from typing import Any
 import ipywidgets as w
 
 from widgets.hooks import Callbacks
-from widgets.html import AUDIT_COLOURS, CELL, chip, error_box, escape, highlight, label_chip
+from widgets.html import (
+    AUDIT_COLOURS,
+    CELL,
+    chip,
+    diagram_mark,
+    error_box,
+    escape,
+    highlight,
+    label_chip,
+)
 from widgets.session import Session
 from zehn import AuditStore, ZehnError, audit_stats
 from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED
+from zehn.reading.diagrams import is_diagram_edge
 from zehn.review.audit import LABEL_TITLES, LABELS, AuditError, AuditItem, AuditLabel
 from zehn.review.history import WORKBENCH_GRAPH
 from zehn.review.stats import AuditStats, Share, StrategyStats, sample_edges
@@ -237,7 +247,8 @@ def item_html(item: AuditItem, saved: AuditLabel | None = None) -> str:
         f'<div class="zehn-audit-item" data-key="{escape(item.key)}">'
         f'<blockquote class="zehn-audit-sentence">{sentence}</blockquote>'
         f'<p class="zehn-audit-document"><small>{escape(item.title or item.doc_id)} '
-        f"({escape(item.source_type)}{date}) · <code>{escape(item.sentence_id)}</code></small></p>"
+        f"({escape(item.source_type)}{date}) · <code>{escape(item.sentence_id)}</code>"
+        f"{diagram_mark(is_diagram_edge(item.text))}</small></p>"
         f'<p class="zehn-audit-edge"><b>{escape(item.subject_name)}</b> '
         f"<small>({escape(item.subject_kind)})</small> → <code>{escape(item.rel_type)}</code> → "
         f"<b>{escape(item.object_name)}</b> <small>({escape(item.object_kind)})</small>"

@@ -18,7 +18,16 @@ from typing import Any
 import ipywidgets as w
 from pyvis.network import Network
 
-from widgets.html import BORDER, GREY, LABEL_COLOURS, LABEL_TEXT, escape, highlight, label_chip
+from widgets.html import (
+    BORDER,
+    DIAGRAM_LINE,
+    GREY,
+    LABEL_COLOURS,
+    LABEL_TEXT,
+    escape,
+    highlight,
+    label_chip,
+)
 from zehn.evidence.grade import (
     INFERRED,
     INSUFFICIENT,
@@ -28,6 +37,7 @@ from zehn.evidence.grade import (
     GradedPath,
     unique_hops,
 )
+from zehn.reading.diagrams import is_diagram_edge
 
 # vis.js ``dashes`` per grade: the browser tests read these back from the DataSet.
 DASHES: dict[str, bool | list[int]] = {SUPPORTED: False, INFERRED: True, INSUFFICIENT: [2, 6]}
@@ -127,7 +137,10 @@ class GraphView(w.VBox):
                 hop.target,
                 id=edge_id,
                 label=escape(f"{MARKS.get(hop.label, '')}{hop.rel_type}"),
-                title=escape(f"{LABEL_TEXT.get(hop.label, hop.label)}: {hop.best.reason}"),
+                title=escape(
+                    f"{LABEL_TEXT.get(hop.label, hop.label)}: {hop.best.reason}"
+                    + (f" ({DIAGRAM_LINE})" if is_diagram_edge(hop.best.evidence.text) else "")
+                ),
                 color=LABEL_COLOURS.get(hop.label, GREY),
                 dashes=DASHES.get(hop.label, [2, 6]),
                 width=2,

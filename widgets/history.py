@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from widgets.html import CELL, RED, STATUS_COLOURS, chip, error_box, escape
+from widgets.html import CELL, RED, STATUS_COLOURS, chip, diagram_mark, error_box, escape
 from widgets.session import Session
 from zehn import CitedAnswer, ZehnError
 from zehn.review.history import WORKBENCH_GRAPH, History, HistoryEntry
@@ -193,7 +193,7 @@ def answer_html(contract: dict[str, Any], investigation_id: str = "") -> str:
             f" ({escape(c.get('source_type', ''))}"
             f"{', ' + escape(str(c.get('date'))[:10]) if c.get('date') else ''})"
             f" · <code>{escape(c.get('id', ''))}</code>"
-            f"{_stale(c)}</small></li>"
+            f"{diagram_mark(bool(c.get('diagram_line')))}{_stale(c)}</small></li>"
             for i, c in enumerate(citations, start=1)
         )
         parts.append(f'<ol class="zehn-citations">{items}</ol>')

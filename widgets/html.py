@@ -36,6 +36,18 @@ AUDIT_COLOURS: dict[str, str] = {
     "unsure": GREY,
 }
 CELL = 'style="padding:2px 8px;text-align:left;vertical-align:top"'  # table cells of the views
+DIAGRAM_LINE = "diagram line"
+
+
+def diagram_mark(is_line: bool) -> str:
+    """The mark on a citation that is a line of a diagram (Mermaid, PlantUML, DOT): the arrow,
+    not a sentence, states the relation."""
+    if not is_line:
+        return ""
+    return (
+        ' · <span class="zehn-diagram-line" title="a line of a diagram: its arrow states the '
+        f'relation" style="color:{PURPLE}">{DIAGRAM_LINE}</span>'
+    )
 
 
 def escape(text: object) -> str:

@@ -10,8 +10,11 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import REPO
+from widgets.ask import AskView
+from widgets.session import Session
 from zehn.config import Settings
 from zehn.engine import Engine
+from zehn.engine.render import render_answer
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
@@ -25,6 +28,7 @@ CATALOG = """entities:
   - {name: heron-db, kind: datastore, aliases: []}
   - {name: wren-proxy, kind: component, aliases: []}
   - {name: Plover team, kind: team, aliases: []}
+  - {name: plover-gw, kind: service, aliases: []}
 """
 PAGES = {
     "quill-router.md": (
@@ -34,6 +38,10 @@ PAGES = {
         "The Plover team owns quill-router.\n"
     ),
     "wren-proxy.md": "# wren-proxy\n\nThe wren-proxy depends on quill-router for routing.\n",
+    "gateway.md": (
+        "# Gateway\n\nHow requests enter.\n\n```mermaid\nflowchart LR\n"
+        "  plover-gw -->|HTTP| quill-router\n```\n"
+    ),
 }
 
 
@@ -118,3 +126,20 @@ def test_a_chinese_two_part_question(sample: Engine) -> None:
     answer = sample.ask("如果 indexer 宕机，哪些服务会受影响？由谁负责它们？")
     assert answer.status == "answered" and len(answer.parts) == 2
     assert "Search team 负责 search-api" in answer.parts[1].answer
+
+
+def test_a_diagram_line_citation_is_marked_on_every_surface(
+    invented: Engine, settings: Settings
+) -> None:
+    answer = invented.ask("What does plover-gw call?")
+    assert answer.status == "answered"
+    (citation,) = answer.answer_citations
+    assert citation.quote.strip() == "plover-gw -->|HTTP| quill-router"
+    assert citation.diagram_line and citation.to_dict()["diagram_line"] is True
+    assert "(diagram line)" in render_answer(answer)
+    session = Session(settings, invented.client, graph=invented.graph, policy=invented.policy)
+    view = AskView(session)
+    view.ask("What does plover-gw call?")
+    assert view.result.value.count('class="zehn-diagram-line"') == 1
+    prose = invented.ask("What does quill-router depend on?")
+    assert prose.answer_citations and not any(c.diagram_line for c in prose.answer_citations)

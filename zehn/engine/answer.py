@@ -52,6 +52,7 @@ class Citation:
     stale_reason: str | None = None  # why stale: superseded (and by what) or too old
     found_by: str = "graph"  # "search": a sentence found by full-text search, re-read at query time
     role: str = "answer"  # "related": context the sources state, shown beside, never the answer
+    diagram_line: bool = False  # the quote is a line of a diagram (an arrow states the relation)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +70,7 @@ class Citation:
             "stale_reason": self.stale_reason,
             "found_by": self.found_by,
             "role": self.role,
+            "diagram_line": self.diagram_line,
         }
 
 

@@ -45,6 +45,7 @@ from zehn.engine.events import (
 from zehn.engine.gate import decide, evidence_summary
 from zehn.engine.parts import Carried, ask_in_parts
 from zehn.engine.snapshot import GraphSnapshot
+from zehn.engine.spelling import named_parts, spelled
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
 from zehn.errors import (
@@ -65,6 +66,7 @@ from zehn.queries import get_query
 from zehn.reading.asking import Asked, Intent
 from zehn.reading.asking_zh import read_asked, refers_back, split_question
 from zehn.reading.binding import Binder
+from zehn.reading.diagrams import is_diagram_edge
 from zehn.reading.lang import KIND_ZH, ZH, detect_language
 from zehn.reading.model import Entity, Mention
 from zehn.reading.questions import WHAT_IS, WHAT_IS_ZH
@@ -141,6 +143,7 @@ class _Investigation:
         self.engine = engine
         self.carried = carried  # what a referring part ("who owns them?") is about
         self.question = question.strip()
+        self.spelled = self.question  # names respelled as the graph writes them (step 1)
         self.listener = listener
         self.tools = ToolExecutor(engine.client, engine.graph, engine.policy)
         self.records: list[ToolCallRecord] = []
@@ -183,13 +186,14 @@ class _Investigation:
     # --- step 1: entities and ambiguity (engine, not model) ---------------------------
 
     def _entities_in_question(self) -> list[Mention]:
-        outcome = self._call("find_entities", {"text": self.question[:500]}, by="engine")
+        self.spelled = spelled(self.question, self.tools)
+        outcome = self._call("find_entities", {"text": self.spelled[:500]}, by="engine")
         self.found_rows = outcome.rows
         entities = [
             Entity(str(r["name"]), str(r["kind"]), tuple(r.get("aliases") or ()))
             for r in outcome.rows
         ]
-        sentence = Sentence("question/q", self.question, 0, len(self.question))
+        sentence = Sentence("question/q", self.spelled, 0, len(self.spelled))
         mentions = Binder(entities).bind(sentence) if entities else []
         if not mentions and self.carried and refers_back(self.question):
             mentions = [
@@ -197,8 +201,8 @@ class _Investigation:
                 for entity_id, name in self.carried
             ]
         # Chinese outside the names: "What does 红木推理团队 own?" is still English
-        self.language = detect_language(self.question, [(m.start, m.end) for m in mentions])
-        self.asked = read_asked(self.question, [m.surface for m in mentions], self.language)
+        self.language = detect_language(self.spelled, [(m.start, m.end) for m in mentions])
+        self.asked = read_asked(self.spelled, [m.surface for m in mentions], self.language)
         for mention in [m for m in mentions if m.ambiguous]:
             resolved = self._call("resolve_entity", {"name": mention.surface}, by="engine")
             identities = [
@@ -238,7 +242,7 @@ class _Investigation:
         what the sources do state about the entity beside the answer, never as it."""
         attribute = self.asked.attribute or "attribute"
         ids = list(dict.fromkeys(str(m.entity_id) for m in mentions))
-        unnamed = self.question
+        unnamed = self.spelled
         for mention in mentions:  # the entity's name would match every sentence about it
             unnamed = unnamed.replace(mention.surface, " ")
         self.related.extend(related_context(self._context_call, ids, unnamed, attribute))
@@ -266,8 +270,10 @@ class _Investigation:
                 {"id": m.entity_id, "surface": m.surface, "reason": m.reason} for m in mentions
             ],
             "policy": self.engine.policy.name,
+            # entities named after the question's ones ("Grafana Server" for "Grafana")
+            "parts": named_parts([str(m.entity_id) for m in mentions], self.tools),
         }
-        question = Question(self.question, hints=hints, namesakes=self._namesakes())
+        question = Question(self.spelled, hints=hints, namesakes=self._namesakes())
         specs = [
             ToolSpec(q.name, q.description, q.tool_schema()) for q in self.tools.tool_queries()
         ]
@@ -436,6 +442,7 @@ class _Investigation:
                     found_by="search"
                     if sentence_id in self.searched and sentence_id not in self.walked
                     else "graph",
+                    diagram_line=is_diagram_edge(str(row.get("text") or "")),
                 )
             )
         try:

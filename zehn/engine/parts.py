@@ -41,7 +41,30 @@ def ask_in_parts(question: str, parts: Sequence[str], ask: AskPart) -> CitedAnsw
         answer = ask(text, carried)
         answers.append(answer)
         carried = reached(answer) or carried
+        if answers and len(answers) < len(parts) and _means_the_subject(parts[len(answers)]):
+            carried = asked_about(answer) or carried
     return compose(question, answers)
+
+
+_SUBJECT_IT = re.compile(r"\b(?:it|its|itself)\b|(?<![被由让给])它(?!们)", re.IGNORECASE)
+_PLURAL = re.compile(r"\b(?:them|they|those|these|their)\b|它们|这些|那些")
+
+
+def _means_the_subject(text: str) -> bool:
+    """A part whose pronoun is the previous part's subject ("where does it write …?", "which
+    team owns it?", "它还调用什么？"), not what the previous answer reached ("who owns them?",
+    "被它启动的服务")."""
+    return _SUBJECT_IT.search(text) is not None and _PLURAL.search(text) is None
+
+
+def asked_about(answer: CitedAnswer) -> Carried:
+    """The entity a part asked about: the one its model's first lookup or walk started at."""
+    for call in answer.tool_calls:
+        entity = call.params.get("entity_id")
+        if call.by == "model" and entity:
+            names = {n: path.names.get(n, n) for path in answer.paths for n in path.nodes}
+            return ((str(entity), names.get(str(entity), str(entity).split(":", 1)[-1])),)
+    return ()
 
 
 def reached(answer: CitedAnswer) -> Carried:

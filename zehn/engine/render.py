@@ -31,12 +31,30 @@ def render_answer(answer: CitedAnswer) -> str:
         for identity in answer.identities:
             evidence = ", ".join(identity.evidence) or "no mentions"
             lines.append(f"  - {identity.name} ({identity.kind}, {identity.id}): {evidence}")
+    for i, part in enumerate(answer.parts, start=1):
+        lines.append(f"\npart {i} ({part.status}): {part.question}")
+        if part.reason:
+            lines.append(f"  why: {part.reason}")
+    if answer.related:
+        lines.append("\nrelated (context the sources state, not the answer):")
+        lines.extend(
+            f"  - {r.text} {' '.join(f'[{n}]' for n in r.citations)}" for r in answer.related
+        )
     if answer.citations:
         lines.append("\nsources:")
         for c in answer.citations:
             kind = _SOURCE_NAMES.get(c.source_type, c.source_type)
             date = f", {c.date[:10]}" if c.date else ""
-            lines.append(f'  [{c.n}] "{c.quote}"')
+            marks = [
+                mark
+                for mark, on in (
+                    ("diagram line", c.diagram_line),
+                    ("found by search", c.found_by == "search"),
+                    ("related context", c.role == "related"),
+                )
+                if on
+            ]
+            lines.append(f'  [{c.n}] "{c.quote}"' + (f" ({', '.join(marks)})" if marks else ""))
             lines.append(f"      — {c.title} ({kind}{date}) {c.id}")
             if c.stale:
                 because = (

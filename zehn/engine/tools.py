@@ -274,6 +274,12 @@ def _path_for_model(path: GradedPath) -> dict[str, Any]:
                 "reason": h.best.reason,
                 "sentence_id": h.best.evidence.sentence_id,
                 "quote": h.best.evidence.text,
+                # every sentence that supports the hop, best first (a draft may cite each)
+                "supported": [
+                    {"sentence_id": g.evidence.sentence_id, "quote": g.evidence.text}
+                    for g in (h.best, *h.alternatives)
+                    if g.label == GradeLabel.SUPPORTED
+                ],
             }
             for h in path.hops
         ],

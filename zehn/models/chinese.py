@@ -24,6 +24,7 @@ class Phrases:
     yes: str
     impact_head: str  # formatted with focus
     upstream_head: str  # formatted with focus
+    calls_head: str  # formatted with focus: a one-hop lookup of what it calls
     path_head: str  # formatted with focus, other
     not_modelled: str  # formatted with attribute
     via: str  # formatted with names
@@ -61,6 +62,9 @@ PHRASES: dict[str, Phrases] = {
         yes="Yes. ",
         impact_head="If {focus} changes, these are at risk (source-supported paths only):",
         upstream_head="{focus} depends on (source-supported paths only):",
+        calls_head=(
+            "{focus} calls (a direct one-hop lookup: CALLS is not walked further by the policy):"
+        ),
         path_head="From {focus} to {other} (source-supported paths only):",
         not_modelled=(
             "I don't know: the graph holds relations between components, not their "
@@ -89,6 +93,7 @@ PHRASES: dict[str, Phrases] = {
         yes="是的，",
         impact_head="如果 {focus} 发生变更，以下各项有风险（只列出有来源支持的路径）：",
         upstream_head="{focus} 依赖以下各项（只列出有来源支持的路径）：",
+        calls_head="{focus} 调用以下各项（直接的一跳查询：策略不沿 CALLS 继续遍历）：",
         path_head="从 {focus} 到 {other}（只列出有来源支持的路径）：",
         not_modelled="我不知道：图中只有组件之间的关系，没有它们的{attribute}；下面的相关句子只是上下文，不是答案。",
         via="（经由 {names}）",

@@ -13,40 +13,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from zehn.models.admit import admitted, affects, closest, question_words, supported_ids, unvetoed
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.models.chinese import PHRASES, Phrases
-from zehn.reading.asking import Intent, read_question
-from zehn.reading.asking_zh import read_question_zh
+from zehn.models.plan import MAX_CITED, MAX_FOCI, SUPPORTED, Plan
+from zehn.models.senses import answering, between
+from zehn.reading.asking import Intent
+from zehn.reading.asking_zh import read_asked
 from zehn.reading.cues import NEGATION
-from zehn.reading.lang import EN, ZH, detect_language
-from zehn.reading.vocabulary import GradeLabel
+from zehn.reading.lang import EN, detect_language
+from zehn.reading.vocabulary import EntityKind
 
-SUPPORTED = GradeLabel.SUPPORTED
 MAX_CARRIED = 10
+# kinds a walk's answer is filtered by; "services" is said of any running component
+_SPECIFIC_KINDS = {EntityKind.DATASTORE, EntityKind.TEAM, EntityKind.CUSTOMER, EntityKind.TOPIC}
+_JOINED = re.compile(r"\b(?:and|as\s+well\s+as|both)\b|[和与及、]", re.IGNORECASE)
+CONTEXT_MENTIONS = 50
 SEARCH_LIMIT = 10
 HANDLED = PHRASES[EN].handled
-
-
-@dataclass(frozen=True)
-class _Plan:
-    intent: str
-    calls: tuple[ToolRequest, ...]
-    focus: str | None = None
-    other: str | None = None
-    kinds: tuple[str, ...] = ()
-    attribute: str | None = None
-    language: str = EN
-    namesakes: Mapping[str, str] = field(default_factory=dict)  # Question.namesakes
-    predicates: tuple[str, ...] = ()  # the asked relation(s)
-    passive: bool = False
-    about: tuple[str, ...] = ()  # the entities a lookup is about (the focus, carried ones)
-
-    @property
-    def phrases(self) -> Phrases:
-        return PHRASES[self.language]
 
 
 class OfflineModel:
@@ -64,28 +51,54 @@ class OfflineModel:
         if len(history) < len(plan.calls):
             return plan.calls[len(history)]
         results = [_payload(e) for e in history]
+        planned = results[: len(plan.calls)]
+        more = _follow_ups(plan, planned)
+        if not more and plan.parts and not self._draft(plan, planned).cited_ids:
+            more = tuple(ToolRequest("neighbours", {"entity_id": e}) for e in plan.parts)
+        done = len(history) - len(plan.calls)
+        if done < len(more):
+            return more[done]
+        if done > 0 and plan.parts:  # the parts were looked at: they answer for the focus
+            plan = replace(plan, about=(*plan.about, *plan.parts))
         return self._draft(plan, results)
 
-    def plan(self, question: Question) -> _Plan:
+    def plan(self, question: Question) -> Plan:
         """Which named queries answer the question: read by ``zehn.reading.asking``."""
         hinted = [e for e in question.hints.get("entities", []) if e.get("id")]
-        entities = list(dict.fromkeys(str(e["id"]) for e in hinted))
         language = _language(question)
-        if not entities:
-            return _Plan("none", (), language=language)
+        if not hinted:
+            return Plan("none", (), language=language)
+        surfaces = [str(e.get("surface") or "") for e in hinted]
+        asked = read_asked(question.text, surfaces, language)
+        by_surface = {str(e.get("surface") or ""): str(e["id"]) for e in hinted}
+        ordered = [by_surface[f] for f in asked.focus if f in by_surface]
+        entities = list(dict.fromkeys([*ordered, *(str(e["id"]) for e in hinted)]))
+        condition = tuple(by_surface[f] for f in asked.condition if f in by_surface)
+        context = tuple(by_surface[f] for f in asked.context if f in by_surface)
+        concerning = tuple(by_surface[f] for f in asked.concerning if f in by_surface)
+        if condition or context:  # a condition or a setting is never the asked entity
+            entities = [e for e in entities if e not in (*condition, *context)] or entities
         focus = entities[0]
         other = entities[1] if len(entities) > 1 else None
-        if language == ZH:
-            surface = str(hinted[0].get("surface") or "")
-            asked = read_question_zh(question.text, surface, other is not None)
-        else:
-            asked = read_question(question.text, [str(e.get("surface") or "") for e in hinted])
         walk = {"entity_id": focus, "depth": self.max_hops}
+        # the kind of the asked relation's object: "which topic …", "… the orders queue"
+        asked_kind = "topic" if EntityKind.TOPIC in asked.target_kinds else ""
+        object_kind = {
+            Intent.LOOKUP_IN: _kind(focus),
+            Intent.LOOKUP_OUT: asked_kind,
+            Intent.YES_NO: _kind(focus if asked.passive else other or ""),
+        }.get(asked.intent, "")
         carried_ids: list[str] = []
         calls: tuple[ToolRequest, ...] = ()
         intent = asked.intent
-        if intent == Intent.IMPACT:
-            calls = (ToolRequest("downstream_impact", walk),)
+        changed = [e for e in entities if e not in concerning][:MAX_FOCI]
+        if intent == Intent.IMPACT and asked.behind:  # what the focus is built on, first
+            calls = tuple(_neighbours(focus, p, "out") for p in asked.predicates)
+        elif intent == Intent.IMPACT:
+            calls = tuple(
+                ToolRequest("downstream_impact", {"entity_id": e, "depth": self.max_hops})
+                for e in changed
+            )
         elif intent == Intent.UPSTREAM:
             calls = (ToolRequest("upstream_dependencies", walk),)
         elif intent == Intent.WHAT_IS:
@@ -99,7 +112,8 @@ class OfflineModel:
             calls = (ToolRequest("downstream_impact", walk),)
         elif intent == Intent.YES_NO and other is not None:
             direction = "in" if asked.passive else "out"
-            calls = (_neighbours(focus, asked.predicates[0], direction),)
+            obj = focus if asked.passive else other
+            calls = (_neighbours(focus, _sensed(asked.predicates[0], _kind(obj)), direction),)
             calls += _search([focus, other], question.text, hinted)
         elif intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN):
             direction = "out" if intent == Intent.LOOKUP_OUT else "in"
@@ -107,7 +121,11 @@ class OfflineModel:
             carried = [e for e in entities if e != focus and _carried(hinted, e)][:MAX_CARRIED]
             carried_ids = carried
             calls = tuple(
-                _neighbours(entity, p, direction)
+                _neighbours(
+                    entity,
+                    _sensed(p, _kind(entity) if direction == "in" else asked_kind),
+                    direction,
+                )
                 for entity in [focus, *carried]
                 for p in asked.predicates
             )
@@ -115,7 +133,13 @@ class OfflineModel:
                 calls += _search([focus], question.text, hinted)
         else:
             intent = Intent.UNKNOWN
-        return _Plan(
+        if context and intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN, Intent.YES_NO):
+            # "In a Celery deployment, …": where the setting is written about
+            calls += tuple(
+                ToolRequest("mentions", {"entity_id": e, "limit": CONTEXT_MENTIONS})
+                for e in context
+            )
+        return Plan(
             str(intent),
             calls,
             focus,
@@ -123,14 +147,46 @@ class OfflineModel:
             asked.target_kinds,
             asked.attribute,
             language,
-            predicates=tuple(asked.predicates),
+            predicates=tuple(
+                dict.fromkeys(
+                    [
+                        *asked.predicates,
+                        *(_sensed(p, object_kind) for p in asked.predicates),
+                    ]
+                )
+            ),
             passive=asked.passive,
             about=(focus, *carried_ids),
+            condition=condition,
+            concerning=concerning,
+            changed=tuple(changed) if intent == Intent.IMPACT else (focus,),
+            context=context,
+            protocol=asked.protocol,
+            condition_names=tuple(asked.condition),
+            behind=asked.behind and intent == Intent.IMPACT,
+            also=tuple(e for e in entities[2:] if e not in (*condition, *context))[:MAX_FOCI]
+            if intent == Intent.YES_NO and not asked.passive and _JOINED.search(question.text)
+            else (),
+            named=tuple(
+                f
+                for f in asked.focus[1:]
+                if f in by_surface
+                and f.lower() in question.text.lower()  # written, not carried from a part
+                and by_surface[f] not in (focus, *condition, *context, *carried_ids)
+            )
+            if intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN)
+            else (),
+            words=question_words(question.text, surfaces),
+            parts=tuple(
+                str(p["id"]) for p in question.hints.get("parts", []) if p.get("of") == focus
+            )[:MAX_FOCI]
+            if intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN)
+            else (),
         )
 
     # --- drafting --------------------------------------------------------------------------
 
-    def _draft(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
+    def _draft(self, plan: Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
         say = plan.phrases
         if plan.intent == "none":
             return DraftAnswer(say.nothing_named)
@@ -141,42 +197,64 @@ class OfflineModel:
         if plan.intent == "what_is":
             return self._what_is(plan, results)
         paths = [p for r in results for p in r.get("paths", [])]
-        supported = [p for p in paths if p.get("label") == SUPPORTED]
+        supported = [closest(p, plan) for p in paths if p.get("label") == SUPPORTED]
+        if plan.intent in ("yes_no", "lookup_out", "lookup_in"):
+            supported = admitted(plan, supported, results)
         if plan.intent == "yes_no":
-            ends = (plan.other, plan.focus) if plan.passive else (plan.focus, plan.other)
+            a, b = (plan.other, plan.focus) if plan.passive else (plan.focus, plan.other)
             hops = [
                 h
                 for p in supported
                 for h in p["hops"]
-                if (h["source"], h["target"]) == ends and h["rel_type"] in plan.predicates
+                if a and b and between(h, plan.predicates, a, b)
             ]
             if not hops:
                 return DraftAnswer(say.no_source)
-            h = hops[0]
+            h = {**hops[0], "corroborated": True}
+            also = []
+            for more in plan.also:  # "does X call A and B?": yes only if each is stated
+                found = [
+                    g
+                    for p in supported
+                    for g in p["hops"]
+                    if a and between(g, plan.predicates, a, more)
+                ]
+                if not found:
+                    return DraftAnswer(say.no_source)
+                also.append(found[0])
+            names = _names(paths, plan)
+            text = say.step_sep.join(f"{_hop_text(g, names, say)} {_cite(g)}" for g in (h, *also))
             return DraftAnswer(
-                f"{say.yes}{_hop_text(h, _names(paths, plan), say)} [[{h['sentence_id']}]]",
-                (h["sentence_id"],),
+                f"{say.yes}{text}", tuple(dict.fromkeys(i for g in (h, *also) for i in _cited(g)))
             )
         if plan.intent in ("lookup_out", "lookup_in"):
-            side = "target" if plan.intent == "lookup_out" else "source"
-            asked = "source" if plan.intent == "lookup_out" else "target"
-            hops = [
-                h
+            outward = plan.intent == "lookup_out"
+            found = [
+                (h, answer)
                 for p in supported
                 for h in p["hops"]
-                if h["rel_type"] in plan.predicates and h[asked] in plan.about
+                if (answer := answering(h, plan.predicates, plan.about, outward)) is not None
+                and answer not in plan.condition
+                and answer not in plan.about  # a part of the focus answers nothing about it
             ]
             if plan.kinds:
-                hops = [h for h in hops if str(h[side]).split(":")[0] in plan.kinds]
+                found = [(h, e) for h, e in found if e.split(":")[0] in plan.kinds]
             names = _names(paths, plan)
             return _listing(
-                hops, lambda h: f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]", say
+                [h for h, _ in found], lambda h: f"{_hop_text(h, names, say)} {_cite(h)}", say
             )
         if plan.intent == "path":
             supported = [p for p in supported if p["nodes"][-1] == plan.other]
-        return _chains(plan, supported, paths)
+        if plan.behind:
+            return _behind(plan, results[: len(plan.calls)], results[len(plan.calls) :])
+        others = len(paths) - len(supported)
+        if plan.intent == "impact":
+            supported = unvetoed(plan, supported, paths)
+        if plan.intent == "upstream":
+            return _upstream(plan, supported, paths)
+        return _chains(plan, supported, paths, others)
 
-    def _what_is(self, plan: _Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
+    def _what_is(self, plan: Plan, results: list[Mapping[str, Any]]) -> DraftAnswer:
         rows = [row for r in results for row in r.get("rows", [])]
 
         def score(row: Mapping[str, Any]) -> tuple[int, int, int, int]:
@@ -223,7 +301,7 @@ def _payload(exchange: Exchange) -> Mapping[str, Any]:
     return data if isinstance(data, Mapping) else {}
 
 
-def _names(paths: Sequence[Mapping[str, Any]], plan: _Plan) -> dict[str, str]:
+def _names(paths: Sequence[Mapping[str, Any]], plan: Plan) -> dict[str, str]:
     """Entity id -> how the answer names it: its name, with its kind when another entity of
     the graph has the same name ("Redwood Inference (service)")."""
     names: dict[str, str] = {}
@@ -248,44 +326,168 @@ def _hop_text(hop: Mapping[str, Any], names: Mapping[str, str], say: Phrases) ->
     return say.hop(names.get(source, source), hop["rel_type"], names.get(target, target))
 
 
+def _cite(hop: Mapping[str, Any]) -> str:
+    """Markers for every sentence that supports the hop (at most :data:`MAX_CITED`)."""
+    return " ".join(f"[[{i}]]" for i in supported_ids(hop))
+
+
+def _cited(hop: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(supported_ids(hop))
+
+
+def _follow_ups(plan: Plan, results: list[Mapping[str, Any]]) -> tuple[ToolRequest, ...]:
+    """A call made only when the planned walk found nothing: for "what does X depend on?"
+    what X calls (one hop, a direct lookup: the policy does not walk CALLS)."""
+    if plan.behind:
+        return tuple(
+            ToolRequest("downstream_impact", {"entity_id": e, "depth": 3})
+            for e in _built_on(plan, results)
+        )
+    if plan.intent != "upstream" or not plan.focus:
+        return ()
+    if any(p.get("label") == SUPPORTED for r in results for p in r.get("paths", [])):
+        return ()
+    return (_neighbours(plan.focus, "CALLS", "out"),)
+
+
+def _kind(entity_id: str) -> str:
+    return entity_id.split(":", 1)[0]
+
+
+def _sensed(predicate: str, kind: str) -> str:
+    """The asked predicate as it is stated of an entity of ``kind``: a queue or topic is
+    consumed from and published to, not read or written ("Who reads from the orders
+    queue?")."""
+    if kind == "topic":
+        return {"READS_FROM": "CONSUMES_FROM", "WRITES_TO": "PUBLISHES_TO"}.get(
+            predicate, predicate
+        )
+    return predicate
+
+
+def _built_on_hops(plan: Plan, results: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Supported hops from the focus to what it is built on (of the named kind, if any)."""
+    return [
+        h
+        for r in results
+        for p in r.get("paths", [])
+        if p.get("label") == SUPPORTED
+        for h in p["hops"]
+        if h["source"] == plan.focus
+        and h["rel_type"] in plan.predicates
+        and (not plan.kinds or _kind(h["target"]) in plan.kinds)
+    ]
+
+
+def _built_on(plan: Plan, results: list[Mapping[str, Any]]) -> list[str]:
+    return list(dict.fromkeys(str(h["target"]) for h in _built_on_hops(plan, results)))[:MAX_FOCI]
+
+
+def _behind(
+    plan: Plan, found: list[Mapping[str, Any]], walks: list[Mapping[str, Any]]
+) -> DraftAnswer:
+    """ "If the database behind X goes down, what breaks?": what X is built on (cited), then
+    the impact of each of those; nothing when the sources name none."""
+    hops = _built_on_hops(plan, found)
+    if not hops:
+        return DraftAnswer(plan.phrases.no_source)
+    changed = tuple(_built_on(plan, found))
+    names = _names([p for r in found for p in r.get("paths", [])], plan)
+    say = plan.phrases
+    built = _listing(hops, lambda h: f"{_hop_text(h, names, say)} {_cite(h)}", say)
+    walk_plan = replace(plan, behind=False, changed=changed, focus=changed[0], kinds=())
+    paths = [p for r in walks for p in r.get("paths", [])]
+    supported = unvetoed(walk_plan, [p for p in paths if p.get("label") == SUPPORTED], paths)
+    impact = _chains(walk_plan, supported, paths)
+    if not impact.cited_ids:  # what breaks is not stated: the answer is not known
+        return DraftAnswer(impact.text)
+    cited = tuple(dict.fromkeys((*built.cited_ids, *impact.cited_ids)))
+    return DraftAnswer(f"{built.text}\n{impact.text}", cited)
+
+
+def _upstream(
+    plan: Plan, supported: list[Mapping[str, Any]], paths: list[Mapping[str, Any]]
+) -> DraftAnswer:
+    """What the focus depends on: walked dependencies, then what it calls (one hop, a direct
+    lookup: the policy does not walk CALLS)."""
+    walked = [p for p in supported if any(h["rel_type"] != "CALLS" for h in p["hops"])]
+    calls = [
+        h
+        for p in supported
+        for h in p["hops"]
+        if h["rel_type"] == "CALLS" and h["source"] == plan.focus and len(p["hops"]) == 1
+    ]
+    if not calls:
+        return _chains(plan, walked, paths)
+    say = plan.phrases
+    names = _names(paths, plan)
+    first = _chains(plan, walked, paths) if walked else None
+    lines = [first.text] if first else []
+    lines.append(say.calls_head.format(focus=names.get(plan.focus or "", plan.focus)))
+    listing = _listing(calls, lambda h: f"{_hop_text(h, names, say)} {_cite(h)}", say)
+    lines.append(listing.text)
+    cited = (*(first.cited_ids if first else ()), *listing.cited_ids)
+    return DraftAnswer("\n".join(lines), tuple(dict.fromkeys(cited)))
+
+
 def _listing(hops: list[Mapping[str, Any]], line: Any, say: Phrases) -> DraftAnswer:
     if not hops:
         return DraftAnswer(say.no_source)
     unique = list({(h["source"], h["rel_type"], h["target"]): h for h in hops}.values())
+    if len(unique) == 1:  # a one-claim answer shows every sentence that states it
+        unique = [{**unique[0], "corroborated": True}]
     text = "\n".join(f"- {line(h)}" for h in unique)
-    return DraftAnswer(text, tuple(dict.fromkeys(h["sentence_id"] for h in unique)))
+    return DraftAnswer(text, tuple(dict.fromkeys(i for h in unique for i in _cited(h))))
 
 
 def _chains(
-    plan: _Plan, supported: list[Mapping[str, Any]], paths: list[Mapping[str, Any]]
+    plan: Plan,
+    supported: list[Mapping[str, Any]],
+    paths: list[Mapping[str, Any]],
+    others: int | None = None,
 ) -> DraftAnswer:
-    """One line per entity reached by a fully supported path (the shortest one)."""
+    """One line per entity reached by a fully supported path (its shortest ones, or for a
+    path question every supported path, up to :data:`MAX_CITED`)."""
     say = plan.phrases
+    others = len(paths) - len(supported) if others is None else others
+    if set(plan.kinds) & _SPECIFIC_KINDS:  # "which databases does X depend on?"
+        supported = [p for p in supported if _kind(p["nodes"][-1]) in plan.kinds]
     if not supported:
         return DraftAnswer(say.no_source)
     names = _names(paths, plan)
-    best: dict[str, Mapping[str, Any]] = {}
+    best: dict[str, list[Mapping[str, Any]]] = {}
+    # shortest first; an impact prefers the hops that state the effect ("A affects B")
     for path in sorted(supported, key=lambda p: len(p["hops"])):
-        best.setdefault(path["nodes"][-1], path)
+        kept = best.setdefault(path["nodes"][-1], [])
+        if not kept or (plan.intent == "path" and len(kept) < MAX_CITED):
+            kept.append(path)
+        elif len(path["hops"]) == len(kept[0]["hops"]) and affects(path, plan) > affects(
+            kept[0], plan
+        ):
+            kept[0] = path
     focus = names.get(plan.focus or "", plan.focus)
+    if plan.intent == "impact" and len(plan.changed) > 1:
+        focus = say.list_sep.join(names.get(e, e) for e in plan.changed)
     heads = {"impact": say.impact_head, "path": say.path_head}
     head = heads.get(plan.intent, say.upstream_head).format(
         focus=focus, other=names.get(plan.other or "", plan.other)
     )
     lines: list[str] = [head]
     cited: list[str] = []
-    for node, path in best.items():
-        steps = say.step_sep.join(
-            f"{_hop_text(h, names, say)} [[{h['sentence_id']}]]" for h in path["hops"]
-        )
-        via = (
-            say.via.format(names=say.list_sep.join(names.get(n, n) for n in path["nodes"][1:-1]))
-            if len(path["hops"]) > 1
-            else ""
-        )
-        lines.append(say.line.format(node=names.get(node, node), via=via, steps=steps))
-        cited.extend(h["sentence_id"] for h in path["hops"])
-    others = len(paths) - len(supported)
-    if others:
+    for node, found in best.items():
+        for path in found:
+            steps = say.step_sep.join(
+                f"{_hop_text(h, names, say)} {_cite(h)}" for h in path["hops"]
+            )
+            via = (
+                say.via.format(
+                    names=say.list_sep.join(names.get(n, n) for n in path["nodes"][1:-1])
+                )
+                if len(path["hops"]) > 1
+                else ""
+            )
+            lines.append(say.line.format(node=names.get(node, node), via=via, steps=steps))
+            cited.extend(i for h in path["hops"] for i in _cited(h))
+    if others > 0:
         lines.append(say.others.format(n=others))
     return DraftAnswer("\n".join(lines), tuple(dict.fromkeys(cited)))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from zehn.reading.questions import WHAT_IS
@@ -47,6 +47,12 @@ class Asked:
     why: str = ""  # the words that decided the intent, for the trace
     passive: bool = False  # "is X owned by Y?": the relation runs from the second name
     outage: bool = False  # impact worded as running software fails: "goes down", "restart"
+    focus: tuple[str, ...] = ()  # the names asked about, as written ("if A and B go down")
+    condition: tuple[str, ...] = ()  # names a condition takes away ("if X is down, where …")
+    concerning: tuple[str, ...] = ()  # impact on these only ("what happens to X when Y …")
+    context: tuple[str, ...] = ()  # names of a setting ("in a Celery deployment, …")
+    protocol: str | None = None  # "who talks to X over gRPC?": hops stated with gRPC only
+    behind: bool = False  # "the database behind X": what X is built on is what changes
 
     def fits(self, kind: str) -> bool:
         """Whether an entity of ``kind`` can be the question's focus: a team does not go
@@ -94,19 +100,39 @@ _PATH = re.compile(
     r"|\bfrom\s+\S.*\s+(?:to|into)\s+\S|\bend[- ]to[- ]end\b",
     re.IGNORECASE,
 )
+_DOWN_RE = re.compile(rf"\b(?:{_DOWN}|tak\w+\s+down|shut\w*\s+down)\b", re.IGNORECASE)
+_AUX = r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should)"
+_CONDITION_CLAUSE = re.compile(
+    r"^\s*(?:if|when|while|once|suppose|assuming|after|in\s+case)\b[^,;?]{3,120}?,", re.IGNORECASE
+)
+_CONTEXT_CLAUSE = re.compile(
+    r"^\s*(?:in|with|under|using|for|when\s+using|if\s+using|on)\s+[^,;?]{2,80}?,", re.IGNORECASE
+)
+# a main clause that asks for the effect of its condition ("…, which services stop working?")
+_ASKS_EFFECT = re.compile(
+    r"\b(?:affected|impacted|break|breaks|broken|stop\w*|fail\w*|happens?|at\s+risk|"
+    r"still\s+work\w*|keep\w*\s+working|down|unavailable)\b",
+    re.IGNORECASE,
+)
+_BEHIND = re.compile(r"\b(?:behind|underneath|under|beneath)\s+(?:the\s+)?Entity\b", re.I)
+_THE_KIND_BEHIND = re.compile(
+    r"\bthe\s+(?:[\w-]+\s+)?([\w-]+)\s+(?:behind|underneath|under|beneath)\s+(?:the\s+)?Entity\b",
+    re.IGNORECASE,
+)
+_BUILT_ON = (Predicate.USES, Predicate.DEPENDS_ON, Predicate.READS_FROM, Predicate.WRITES_TO)
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|can|could|will|would|has|have)\b", re.IGNORECASE)
 _WH = r"(?:what|which|who|where|whom)"
 
 # verbs of a relation -> predicate; the pattern matches the verb's inflected forms
 _VERBS: tuple[tuple[str, Predicate], ...] = (
-    (r"read\w*|load\w*|fetch\w*|retriev\w*|quer(?:y|ies|ied)|look\w*\s+up|pull\w*",
-     Predicate.READS_FROM),
+    (r"read\w*|load\w*|fetch\w*|retriev\w*|quer(?:y|ies|ied)|look\w*\s+up|pull\w*|gets?|got|"
+     r"obtain\w*", Predicate.READS_FROM),
     (r"writ\w*|wrote|stor\w*|sav\w*|persist\w*|insert\w*|record\w*|put\w*", Predicate.WRITES_TO),
     (r"publish\w*|emit\w*|produc\w*|sends?\s+events?", Predicate.PUBLISHES_TO),
     (r"consum\w*|subscrib\w*|listen\w*", Predicate.CONSUMES_FROM),
     (r"call\w*|talk\w*|reach\w*|invok\w*|request\w*|connect\w*|send\w*|sent|hit\w*|contact\w*",
      Predicate.CALLS),
-    (r"feed\w*|fed|push\w*|forward\w*|export\w*", Predicate.FEEDS),
+    (r"feed\w*|fed|push\w*|forward\w*|export\w*|report\w*|notif\w*", Predicate.FEEDS),
     (r"depend\w*|rel(?:y|ies|ied)\s+on|need\w*|requir\w*", Predicate.DEPENDS_ON),
     (r"us(?:e|es|ed|ing)", Predicate.USES),
     (r"own\w*|maintain\w*|responsible\s+for|run\s+by|on[- ]call", Predicate.OWNS),
@@ -161,13 +187,112 @@ _ATTRIBUTE = re.compile(
     + r")(?![\w-])",
     re.IGNORECASE,
 )
-_OVER = re.compile(r"\bover\s+(?:grpc|http|https|tcp|udp|rest|websockets?|amqp|kafka)\b", re.I)
+_OVER = re.compile(
+    r"\b(?:over|via|using|through)\s+(grpc|http|https|tcp|udp|rest|websockets?|amqp)\b", re.I
+)
 
 
 def read_question(text: str, names: Sequence[str] = ()) -> Asked:
     """Read one English question (one part of a multi-part question). ``names`` are the
     entity names bound in it, as written: they are read as names, never as words
-    ("query-planner" asks nothing about queries)."""
+    ("query-planner" asks nothing about queries). The names the question asks about come
+    first in ``focus``: the subject of "does X …", the names of an impact's condition."""
+    names = [n for n in dict.fromkeys(names) if n]
+    condition = _CONDITION_CLAUSE.match(text)
+    if condition and names:
+        main = text[condition.end() :]
+        inside = [n for n in names if _named_in(n, condition.group(0))]
+        rest = [n for n in names if n not in inside]
+        if inside and rest and not _ASKS_EFFECT.search(main):
+            # "If the cache is down, where does checkout read from?": a lookup in the main
+            # clause; what the condition takes away is not an answer
+            asked = read_question(main, rest)
+            if asked.intent not in (Intent.IMPACT, Intent.UNKNOWN):
+                down = _DOWN_RE.search(condition.group(0)) is not None
+                # "when X is down, …" takes X away; "when using X, …" sets the scene
+                return replace(
+                    asked,
+                    condition=tuple(inside) if down else (),
+                    context=() if down else (*asked.context, *inside),
+                )
+    asked = _read(text, names)
+    focus, concerning = _roles(asked, text, names)
+    setting = _CONTEXT_CLAUSE.match(text)
+    context = tuple(n for n in names if setting and _named_in(n, setting.group(0)))
+    if len(context) == len(names):
+        context = ()  # the setting is all the question names: it is what is asked about
+    over = _OVER.search(text)
+    protocol = over.group(1).lower() if over and asked.intent != Intent.ATTRIBUTE else None
+    return replace(asked, focus=focus, concerning=concerning, context=context, protocol=protocol)
+
+
+def _named_in(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _roles(
+    asked: Asked, text: str, names: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Which names the question asks about (``focus``, first) and, for an impact, which it
+    asks the impact on (``concerning``)."""
+    if not names:
+        return (), ()
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    where = sorted(
+        (m.start(), m.group(0))
+        for n in names
+        for m in re.finditer(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.IGNORECASE)
+    )
+    surfaces = {n.lower(): n for n in names}
+    order = list(dict.fromkeys(surfaces.get(w.lower(), w) for _, w in where)) or list(names)
+    context = _CONTEXT_CLAUSE.match(text)
+    if context:  # "In a Celery deployment, what does the web server read from?"
+        inside = [n for n in order if _named_in(n, context.group(0))]
+        if len(inside) < len(order):
+            order = [n for n in order if n not in inside] + inside
+    if asked.intent == Intent.IMPACT:
+        changed = _changed(text, alternatives)
+        if changed:
+            focus = [n for n in order if any(n.lower() == c.lower() for c in changed)]
+            others = [n for n in order if n not in focus]
+            concerning = tuple(n for n in others if _named_in(n, text)) if focus else ()
+            return tuple(focus + others), concerning
+        return tuple(order), ()
+    if asked.intent in (Intent.LOOKUP_OUT, Intent.UPSTREAM, Intent.YES_NO, Intent.ATTRIBUTE):
+        subject = re.search(
+            rf"\b{_AUX}\s+(?:(?:the|an?|its|their)\s+)?({alternatives})(?![\w-])", text, re.I
+        )
+        if subject:
+            first = next((n for n in order if n.lower() == subject.group(1).lower()), None)
+            if first is not None:
+                order = [first, *(n for n in order if n != first)]
+    return tuple(order), ()
+
+
+def _changed(text: str, alternatives: str) -> list[str]:
+    """The names an impact question changes or takes down: those between the condition word
+    and the change ("if A and B go down"), else the one right after the change ("renaming
+    X")."""
+    for verb in re.finditer(rf"\b(?:{_CHANGE}|{_DOWN})\b", text, re.IGNORECASE):
+        head = text[: verb.start()]
+        openers = list(
+            re.finditer(r"\b(?:if|when|after|once|suppose|would|will|could)\b", head, re.I)
+        )
+        opener = openers[-1] if openers else None
+        if opener is not None:
+            between = head[opener.end() :]
+            found = re.findall(rf"(?<![\w-])({alternatives})(?![\w-])", between, re.IGNORECASE)
+            if found:
+                return found
+        after = re.match(
+            rf"\s+(?:(?:the|an?|our|its)\s+)?({alternatives})(?![\w-])", text[verb.end() :], re.I
+        )
+        if after:
+            return [after.group(1)]
+    return []
+
+
+def _read(text: str, names: Sequence[str]) -> Asked:
     text = _masked(text, names)
     kinds = _target_kinds(text)
     attribute = _attribute(text)
@@ -176,6 +301,9 @@ def read_question(text: str, names: Sequence[str] = ()) -> Asked:
     if (what := WHAT_IS.match(text)) and _only_a_name(what["x"], bool(names)):
         return Asked(Intent.WHAT_IS, why="what is")
     verbs = _predicates(text)
+    if kinds and _BEHIND.search(text) and not _IMPACT.search(text):
+        # "Which database is behind Entity?": what Entity is built on, of that kind
+        return Asked(Intent.LOOKUP_OUT, _BUILT_ON, kinds, why="what it is built on")
     if _PATH.search(text) and not _IMPACT.search(text):
         return Asked(Intent.PATH, verbs, kinds, why="asks for a path")
     if _YES_NO.match(text) and verbs and not _IMPACT.search(text):
@@ -184,6 +312,11 @@ def read_question(text: str, names: Sequence[str] = ()) -> Asked:
     if impact := _IMPACT.search(text):
         outage = _OUTAGE.search(impact.group(0)) is not None
         why = f"impact: {impact.group(0).strip()!r}"
+        if behind := _THE_KIND_BEHIND.search(text):
+            # "If the database behind Entity goes down …": the impact of what Entity is
+            # built on, found first; never the impact of Entity itself
+            built_on = _kinds_of(behind.group(1))
+            return Asked(Intent.IMPACT, _BUILT_ON, built_on, why=why, outage=outage, behind=True)
         return Asked(Intent.IMPACT, (), kinds, why=why, outage=outage)
     if upstream := _UPSTREAM.search(text):
         return Asked(Intent.UPSTREAM, (), kinds, why=f"dependencies: {upstream.group(0)!r}")
@@ -235,10 +368,14 @@ _ASKS_TARGETS = re.compile(rf"^(?:and\s+)?{_WH}\s+(?:[\w-]+\s+)?(?:does|do|did)\
 
 def _target_kinds(text: str) -> tuple[EntityKind, ...]:
     if match := _WHICH_KIND.search(text):
-        word = match.group(1)
-        for pattern, kinds in _KINDS:
-            if re.fullmatch(pattern, word, re.IGNORECASE):
-                return kinds
+        return _kinds_of(match.group(1))
+    return ()
+
+
+def _kinds_of(word: str) -> tuple[EntityKind, ...]:
+    for pattern, kinds in _KINDS:
+        if re.fullmatch(pattern, word, re.IGNORECASE):
+            return kinds
     return ()
 
 

@@ -5,7 +5,9 @@ A page says what its subject needs by addressing the person deploying it: the su
 ``zehn.reading.reference_forms.requirement_this`` binds to what the text was about; the
 things needed are named right after "you need to set up / install / run …", or listed in the
 parentheses after a short noun phrase ("a message broker (A, B …)"). Each is a DEPENDS_ON of
-the subject. Without such an opening a "you need …" sentence states nothing about a component.
+the subject — hedged when the parentheses list several: each is one option among
+alternatives, so none is a fact about a given deployment. Without such an opening a "you
+need …" sentence states nothing about a component.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
     if holder is None or need is None:
         return []
     needed = _needed(text, local, need.end())
+    options = len(needed) > 1  # "a broker (A, B …)": one of them, not each of them
     return [
         Edge.stated_by(
             sentence,
@@ -57,6 +60,7 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
             fact=text,
             strategy=strategy,
             cue=need.group().strip(),
+            hedged=options,
             subject_span=(holder.mention.start, holder.mention.end),
             object_span=(thing.mention.start, thing.mention.end),
         )
