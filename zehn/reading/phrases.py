@@ -18,7 +18,6 @@ from zehn.reading import relations_zh
 from zehn.reading.cues import (
     APPOSITION_CLOSE,
     CJK,
-    CLAUSE_PUNCTUATION,
     FILLER_BREAK,
     FILLER_MAX_WORDS,
     LIST_SEPARATOR,
@@ -96,7 +95,7 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
     start = None if cue.tail_only else direct_object_start(text, objects, hit.end)
     direct = start is not None
     if start is None and cue.tail is not None and cue.cjk:
-        tail_end = cjk_tail(text, hit.end, cue.tail)  # "发布 …事件到 billing-events"
+        tail_end = relations_zh.cjk_tail(text, hit.end, cue.tail)  # "发布 …事件到 billing-events"
         if tail_end is not None:
             start = direct_object_start(text, objects, tail_end)
     elif start is None and cue.tail is not None:
@@ -207,16 +206,6 @@ def tail_object_start(
         start = direct_object_start(text, mentions, match.end())
         if start is not None:
             return start
-    return None
-
-
-def cjk_tail(text: str, position: int, tail: re.Pattern[str]) -> int | None:
-    """End of a Chinese tail ("到") after a short filler in the same clause, if any."""
-    for end in range(position, min(len(text), position + 20)):
-        if text[end] in CLAUSE_PUNCTUATION:
-            return None
-        if match := tail.match(text, end):
-            return match.end()
     return None
 
 

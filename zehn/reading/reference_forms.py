@@ -45,20 +45,8 @@ def opening_this(
 ) -> Mention | None:
     """The reference a bare "This" opening a page or section makes to what it is about
     (``entity``, ``why``); the caller asks only for the first sentence under a heading."""
-    match = _OPENING_THIS.match(text)
-    if match is None or entity is None:
-        return None
-    group = "this" if match["this"] else "this2"
-    start, end = match.span(group)
-    surface = text[start:end]
-    return Mention(
-        sentence_id,
-        offset + start,
-        offset + end,
-        surface,
-        (entity.id,),
-        f"{surface!r} = {entity.name}, {why} (the section's opening sentence)",
-        reference=True,
+    return _this(
+        _OPENING_THIS, sentence_id, offset, text, entity, why, "the section's opening sentence"
     )
 
 
@@ -67,7 +55,22 @@ def requirement_this(
 ) -> Mention | None:
     """ "For this to work, you need …": "this" is what the text was just about (``entity``,
     ``why``), the subject of the requirement (``zehn.reading.requirements``)."""
-    match = _REQUIREMENT_OPENING.match(text)
+    return _this(
+        _REQUIREMENT_OPENING, sentence_id, offset, text, entity, why, "what needs the requirement"
+    )
+
+
+def _this(
+    opening: re.Pattern[str],
+    sentence_id: str,
+    offset: int,
+    text: str,
+    entity: Entity | None,
+    why: str,
+    role: str,
+) -> Mention | None:
+    """A "this" (group ``this`` or ``this2`` of ``opening``) that refers to ``entity``."""
+    match = opening.match(text)
     if match is None or entity is None:
         return None
     group = "this" if match["this"] else "this2"
@@ -79,7 +82,7 @@ def requirement_this(
         offset + end,
         surface,
         (entity.id,),
-        f"{surface!r} = {entity.name}, {why} (what needs the requirement)",
+        f"{surface!r} = {entity.name}, {why} ({role})",
         reference=True,
     )
 
