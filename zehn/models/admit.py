@@ -36,8 +36,10 @@ def question_words(text: str, names: Sequence[str]) -> frozenset[str]:
 
 def closest(path: Mapping[str, Any], plan: Plan) -> Mapping[str, Any]:
     """``path`` with each hop cited by the supporting sentence that shares the most words
-    with the question (the best-graded one on a tie): the sentence that speaks to it."""
-    if not plan.words:
+    with the question, then names the most of what it names as the question writes them
+    ("scheduler", not "SchedulerProcess"), then the best-graded one: the sentence that speaks
+    to it."""
+    if not plan.words and not plan.names:
         return path
     hops = []
     for hop in path["hops"]:
@@ -47,6 +49,7 @@ def closest(path: Mapping[str, Any], plan: Plan) -> Mapping[str, Any]:
                 enumerate(sentences),
                 key=lambda x: (
                     -len(question_words(str(x[1].get("quote") or ""), ()) & plan.words),
+                    -_written(str(x[1].get("quote") or ""), plan.names),
                     x[0],
                 ),
             )
@@ -54,6 +57,15 @@ def closest(path: Mapping[str, Any], plan: Plan) -> Mapping[str, Any]:
             hop = {**hop, "supported": sentences, "sentence_id": sentences[0]["sentence_id"]}
         hops.append(hop)
     return {**path, "hops": hops}
+
+
+def _written(quote: str, names: Sequence[str]) -> int:
+    """How many of ``names`` the quote writes as whole words (any case)."""
+    return sum(
+        bool(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", quote, re.IGNORECASE))
+        for n in names
+        if n
+    )
 
 
 def affects(path: Mapping[str, Any], plan: Plan) -> int:

@@ -20,7 +20,7 @@ from zehn.models.admit import admitted, affects, closest, question_words, suppor
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.models.chinese import PHRASES, Phrases
 from zehn.models.plan import MAX_CITED, MAX_FOCI, SUPPORTED, Plan
-from zehn.models.senses import answering, between
+from zehn.models.senses import NARROWER, answering, between
 from zehn.reading.asking import Intent
 from zehn.reading.asking_zh import read_asked
 from zehn.reading.cues import NEGATION
@@ -127,7 +127,9 @@ class OfflineModel:
                     direction,
                 )
                 for entity in [focus, *carried]
-                for p in asked.predicates
+                for p in dict.fromkeys(
+                    q for a in asked.predicates for q in (a, *NARROWER.get(a, ()))
+                )
             )
             if not carried:  # a relation the build missed may still be stated: search for it
                 calls += _search([focus], question.text, hinted)
@@ -177,6 +179,7 @@ class OfflineModel:
             if intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN)
             else (),
             words=question_words(question.text, surfaces),
+            names=tuple(surfaces),
             parts=tuple(
                 str(p["id"]) for p in question.hints.get("parts", []) if p.get("of") == focus
             )[:MAX_FOCI]

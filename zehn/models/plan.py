@@ -36,6 +36,7 @@ class Plan:
     protocol: str | None = None  # "over gRPC": answers stated with that protocol only
     condition_names: tuple[str, ...] = ()  # how the question writes the condition's names
     words: frozenset[str] = frozenset()  # the question's own words, names left out
+    names: tuple[str, ...] = ()  # the names as the question writes them
     parts: tuple[str, ...] = ()  # entities named after the focus ("Grafana Server")
     named: tuple[str, ...] = ()  # other names a lookup asks with ("… read Dag files from?")
     behind: bool = False  # "if the database behind X goes down": X's store changes

@@ -19,9 +19,11 @@ SAME: dict[str, tuple[str, ...]] = {
     "WRITES_TO": ("WRITES_TO", "PUBLISHES_TO"),
     "PUBLISHES_TO": ("PUBLISHES_TO", "WRITES_TO"),
     "FEEDS": ("FEEDS", "PUBLISHES_TO", "WRITES_TO"),
-    "USES": ("USES", "DEPENDS_ON"),
+    "USES": ("USES", "DEPENDS_ON", "CALLS"),  # what calls X uses it (calling is narrower)
     "DEPENDS_ON": ("DEPENDS_ON", "USES"),
 }
+# Narrower relations a lookup also asks for: "who uses X?" is answered by what calls X.
+NARROWER: dict[str, tuple[str, ...]] = {"USES": ("CALLS",)}
 INVERSE: dict[str, tuple[str, ...]] = {
     "READS_FROM": ("FEEDS",),  # A reads from B: B feeds A
     "CONSUMES_FROM": ("FEEDS",),

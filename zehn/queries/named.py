@@ -11,7 +11,7 @@ from __future__ import annotations
 from zehn.corpus.dates import stated_at_cypher
 from zehn.errors import UnknownQuery
 from zehn.queries.spec import NamedQuery, ParamSpec
-from zehn.reading.vocabulary import PREDICATES
+from zehn.reading.vocabulary import PREDICATES, Predicate
 
 ENTITY_ID = ParamSpec(
     "entity_id", "string", "entity id as returned by resolve_entity", max_length=200
@@ -42,15 +42,29 @@ def _walk(step: str, depth: int) -> str:
     )
 
 
+# Predicates whose data flows from the object to the subject (A READS_FROM S: S's data
+# reaches A). A path may walk them against their edge, so that A WRITES_TO S and
+# B READS_FROM S join into A -> S -> B through the shared store.
+FLOW_AGAINST = (Predicate.READS_FROM.value, Predicate.CONSUMES_FROM.value)
+_FLOW_AGAINST = "[" + ", ".join(f"'{p}'" for p in FLOW_AGAINST) + "]"
+# One hop of a path from node x over edge r: along the edge, or against a flow-against edge;
+# both only over the policy's traversable predicates.
+_ALONG = (
+    "(r{i}.rel_type IN $predicates AND (startNode(r{i}) = {x} OR "
+    f"(r{{i}}.rel_type IN {_FLOW_AGAINST} AND endNode(r{{i}}) = {{x}})))"
+)
+
+
 def _between(depth: int) -> str:
-    """Paths from $entity_id to $other_id along the stated direction of each edge."""
+    """Paths from $entity_id to $other_id along the stated direction of each edge, or as
+    data flows: against READS_FROM / CONSUMES_FROM."""
     nodes = ["s"] + [f"n{i}" for i in range(1, depth)] + ["t"]
     pattern = "".join(
-        f"{'(s:Entity {id: $entity_id})' if i == 1 else ''}-[r{i}:RELATES]->"
+        f"{'(s:Entity {id: $entity_id})' if i == 1 else ''}-[r{i}:RELATES]-"
         f"({'t:Entity {id: $other_id}' if i == depth else f'n{i}:Entity'})"
         for i in range(1, depth + 1)
     )
-    conditions = [f"r{i}.rel_type IN $predicates" for i in range(1, depth + 1)]
+    conditions = [_ALONG.format(i=i, x=nodes[i - 1]) for i in range(1, depth + 1)]
     conditions += [f"{a} <> {b}" for j, b in enumerate(nodes) for a in nodes[:j]]
     keys = ", ".join(f"r{i}.key" for i in range(1, depth + 1))
     return (

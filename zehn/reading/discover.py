@@ -90,7 +90,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     unique: dict[str, Entity] = {}
     for entity in entities:
         unique.setdefault(entity.id, entity)
-    return tuple(_folded(list(unique.values())))
+    return tuple(_served(_folded(list(unique.values()))))
 
 
 def _folded(entities: list[Entity]) -> list[Entity]:
@@ -98,6 +98,10 @@ def _folded(entities: list[Entity]) -> list[Entity]:
     head noun is that entity, one more alias with its reason (never across kinds: "Jaeger
     Collector" is not the Jaeger store)."""
     by_name = {(name_key(e.name), e.kind): e for e in entities}
+    by_form: dict[str, list[Entity]] = defaultdict(list)
+    for entity in entities:
+        for key in dict.fromkeys(name_key(f) for f in (entity.name, *entity.aliases)):
+            by_form[key].append(entity)
     folded: dict[str, list[Entity]] = defaultdict(list)
     for entity in entities:
         words = entity.name.split()
@@ -105,6 +109,8 @@ def _folded(entities: list[Entity]) -> list[Entity]:
         base = by_name.get((name_key(" ".join(words[:-1])), entity.kind))
         if head is not None and head.kind == entity.kind and base is not None:
             folded[base.id].append(entity)
+        elif (runner := _runs_as(entity, by_form)) is not None:
+            folded[runner.id].append(entity)
     gone = {e.id for found in folded.values() for e in found}
     out = []
     for entity in entities:
@@ -122,6 +128,46 @@ def _folded(entities: list[Entity]) -> list[Entity]:
             if extra
             else entity
         )
+    return out
+
+
+# The last hump of a CamelCase identifier that names how a component runs, not a thing of
+# its own: "SchedulerProcess" is the scheduler at run time.
+_RUNS_AS = re.compile(r"^((?:[A-Z][a-z0-9]+)+)(?:Process|Daemon)$")
+
+
+def _runs_as(entity: Entity, by_form: dict[str, list[Entity]]) -> Entity | None:
+    """The one entity a "<Name>Process" identifier runs: its humps before the suffix are that
+    entity's name or alias; none when they name nothing or several entities."""
+    match = _RUNS_AS.match(entity.name)
+    if match is None:
+        return None
+    found = [e for e in by_form.get(name_key(match.group(1)), []) if e.id != entity.id]
+    return found[0] if len(found) == 1 else None
+
+
+def _served(entities: list[Entity]) -> list[Entity]:
+    """ "Execution API Server" serves the Execution API: prose that names what a server serves
+    ("talks to the Execution API") names the server. The served name (two words at least, so a
+    bare "API" is never one) becomes an alias unless another entity already has it."""
+    taken = {name_key(f) for e in entities for f in (e.name, *e.aliases)}
+    out = []
+    for entity in entities:
+        words = re.split(r"[\s_-]+", entity.name.strip())
+        served = " ".join(words[:-1])
+        if (
+            len(words) >= 3
+            and words[-1].lower() == "server"
+            and name_key(served) not in taken
+            and all(w[:1].isalpha() for w in words[:-1])
+        ):
+            why = f"{entity.name!r} serves {served!r}"
+            entity = replace(
+                entity,
+                aliases=(*entity.aliases, served),
+                evidence=(*entity.evidence, (served, why)),
+            )
+        out.append(entity)
     return out
 
 
