@@ -143,3 +143,22 @@ def test_a_diagram_line_citation_is_marked_on_every_surface(
     assert view.result.value.count('class="zehn-diagram-line"') == 1
     prose = invented.ask("What does quill-router depend on?")
     assert prose.answer_citations and not any(c.diagram_line for c in prose.answer_citations)
+
+
+def test_a_graph_without_the_sentence_index_says_search_was_not_possible(
+    invented: Engine,
+) -> None:
+    """A graph built before sentence search: "nothing found" must not look like an answer."""
+    client, graph = invented.client, invented.graph
+    client.copy_graph(graph, f"{graph}_old")
+    try:
+        client.write(f"{graph}_old", "CALL db.idx.fulltext.drop('Sentence')")
+        old = Engine(client, f"{graph}_old", invented.policy, OfflineModel())
+        answer = old.ask("Who owns quill-router?")
+        assert answer.status == "answered"  # the graph's own edges still answer
+        assert any(n.startswith("sentence search: the graph has no full-text index") for n in
+                   answer.limitations)  # fmt: skip
+        searched = invented.ask("Who owns quill-router?")
+        assert not any(n.startswith("sentence search:") for n in searched.limitations)
+    finally:
+        client.delete_graph(f"{graph}_old")

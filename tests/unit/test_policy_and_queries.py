@@ -59,9 +59,9 @@ def test_whitelist_has_the_required_queries_and_all_are_read_only() -> None:
         "mentions", "edge_evidence", "sentence",
     }  # fmt: skip
     assert required <= set(QUERIES)
-    # the one procedure allowed is the full-text index's read (search_sentences)
+    # the procedures allowed read: the full-text index (search_sentences), the index list
     writes = re.compile(
-        r"\b(CREATE|MERGE|DELETE|SET|REMOVE|DROP|CALL(?! db\.idx\.fulltext\.queryNodes\())\b",
+        r"\b(CREATE|MERGE|DELETE|SET|REMOVE|DROP|CALL(?! db\.idx\.fulltext\.queryNodes\(| db\.indexes\(\)))\b",
         re.IGNORECASE,
     )
     for query in QUERIES.values():

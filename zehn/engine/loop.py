@@ -349,6 +349,8 @@ class _Investigation:
 
     def _absorb(self, outcome: ToolOutcome) -> None:
         self.returned.update(outcome.returned_ids)
+        if outcome.payload.get("unavailable"):
+            self.notes.append(f"sentence search: {outcome.payload['unavailable']}")
         by_search = get_query(outcome.query).fulltext is not None
         (self.searched if by_search else self.walked).update(
             h.best.evidence.sentence_id for p in outcome.paths for h in p.hops

@@ -27,6 +27,11 @@ from zehn.reading.cues import NEGATION
 from zehn.reading.vocabulary import GradeLabel
 from zehn.store.client import GraphClient
 
+NO_SEARCH = (
+    "the graph has no full-text index on sentences (built before sentence search): "
+    "relations the build missed were not searched for; rebuild the graph to search them"
+)
+
 
 @dataclass
 class ToolOutcome:
@@ -52,6 +57,7 @@ class ToolExecutor:
         self.graph = graph
         self.policy = policy
         self._predicates: tuple[str, ...] | None = None
+        self._searchable: bool | None = None
         self._snapshot: GraphSnapshot | None = None
 
     def tool_queries(self) -> list[NamedQuery]:
@@ -105,6 +111,11 @@ class ToolExecutor:
             ids = tuple(dict.fromkeys(sid for p in paths for h in p.hops for sid in h.sentence_ids))
             ms = (time.perf_counter() - started) * 1000
             return ToolOutcome(name, params, payload, ids, ms, tuple(paths), rows)
+        if query.fulltext is not None and not self.can_search():
+            # a graph built before sentence search: "nothing found" would look like an answer
+            ms = (time.perf_counter() - started) * 1000
+            note = {"rows": [], "count": 0, "unavailable": NO_SEARCH}
+            return ToolOutcome(name, params, note, (), ms)
         ids = tuple(dict.fromkeys(_sentence_ids(rows)))
         payload = {"rows": rows, "count": len(rows)}
         read_again: tuple[GradedPath, ...] = ()
@@ -147,6 +158,16 @@ class ToolExecutor:
         for i in range(0, len(values), MAX_LIST):
             rows.extend(self._batched(query, {**arguments, key: values[i : i + MAX_LIST]}))
         return rows
+
+    def can_search(self) -> bool:
+        """Whether the graph has the full-text index on sentence text (read once)."""
+        if self._searchable is None:
+            rows = self.internal("fulltext_indexes", {})
+            self._searchable = any(
+                r["label"] == "Sentence" and "FULLTEXT" in (r.get("types") or {}).get("text", [])
+                for r in rows
+            )
+        return self._searchable
 
     def graph_predicates(self) -> tuple[str, ...]:
         if self._predicates is None:

@@ -269,6 +269,13 @@ QUERIES: dict[str, NamedQuery] = {
             internal=True,
         ),
         NamedQuery(
+            "fulltext_indexes",
+            "The labels and properties with a full-text index (is sentence search possible?).",
+            (),
+            "CALL db.indexes() YIELD label, properties, types RETURN label, properties, types",
+            internal=True,
+        ),
+        NamedQuery(
             "graph_predicates",
             "The predicates present in the graph.",
             (),
