@@ -9,11 +9,11 @@ abstained when this is gathered.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from zehn.queries.terms import search_words
 from zehn.reading.vocabulary import GradeLabel
 
 MAX_RELATIONS = 5
@@ -56,7 +56,7 @@ def related_context(
                 text = f"{names.get(hop['source'])} {hop['rel_type']} {names.get(hop['target'])}"
                 found.append(RelatedFinding(text, (str(hop["sentence_id"]),), "graph"))
     found = list({f.text: f for f in found}.values())[:MAX_RELATIONS]
-    terms = _words(question)
+    terms = search_words(question)
     if terms:
         outcome = call(
             "search_sentences",
@@ -71,8 +71,3 @@ def related_context(
                 )
             )
     return found
-
-
-def _words(question: str) -> str:
-    """The question's content words, for the full-text query (names included: harmless)."""
-    return " ".join(re.findall(r"[A-Za-z][A-Za-z0-9_-]{2,}|[\u3400-\u9fff]+", question))[:300]

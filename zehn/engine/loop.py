@@ -63,6 +63,7 @@ from zehn.evidence.policy import Policy
 from zehn.evidence.staleness import check_citations
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.queries import get_query
+from zehn.queries.terms import search_words
 from zehn.reading.asking import Asked, Intent
 from zehn.reading.asking_zh import read_asked, refers_back, split_question
 from zehn.reading.binding import Binder
@@ -242,10 +243,8 @@ class _Investigation:
         what the sources do state about the entity beside the answer, never as it."""
         attribute = self.asked.attribute or "attribute"
         ids = list(dict.fromkeys(str(m.entity_id) for m in mentions))
-        unnamed = self.spelled
-        for mention in mentions:  # the entity's name would match every sentence about it
-            unnamed = unnamed.replace(mention.surface, " ")
-        self.related.extend(related_context(self._context_call, ids, unnamed, attribute))
+        words = search_words(self.spelled, [m.surface for m in mentions])
+        self.related.extend(related_context(self._context_call, ids, words, attribute))
         names = ", ".join(dict.fromkeys(m.surface for m in mentions))
         raise _Stop(
             ABSTAINED,

@@ -21,6 +21,7 @@ from zehn.models.base import CARRIED, DraftAnswer, Exchange, Question, ToolReque
 from zehn.models.chinese import PHRASES, Phrases
 from zehn.models.plan import MAX_CITED, MAX_FOCI, SUPPORTED, Plan
 from zehn.models.senses import NARROWER, answering, between
+from zehn.queries.terms import search_words
 from zehn.reading.asking import Intent
 from zehn.reading.asking_zh import read_asked
 from zehn.reading.cues import NEGATION
@@ -277,9 +278,7 @@ def _search(
     entity_ids: Sequence[str], text: str, hinted: Sequence[Mapping[str, Any]]
 ) -> tuple[ToolRequest, ...]:
     """A full-text search for the question's words among sentences naming its entities."""
-    for entity in hinted:
-        text = text.replace(str(entity.get("surface") or ""), " ")
-    words = " ".join(re.findall(r"[A-Za-z][A-Za-z0-9_-]{2,}|[\u3400-\u9fff]+", text))[:300]
+    words = search_words(text, (str(entity.get("surface") or "") for entity in hinted))
     if not words.strip():
         return ()
     arguments = {"entity_ids": list(entity_ids), "terms": words, "limit": SEARCH_LIMIT}

@@ -9,6 +9,7 @@ also finds "writes", "written"). Only word characters reach the index: its query
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _WORD = re.compile(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+")
 _STOP = frozenset(
@@ -20,6 +21,18 @@ _IRREGULAR = {
     "write": ("wrote", "written"), "send": ("sent",), "feed": ("fed",), "run": ("ran",),
     "hold": ("held",), "keep": ("kept",), "get": ("got", "gotten"),
 }  # fmt: skip
+
+
+_QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,}|[\u3400-\u9fff]+")
+
+
+def search_words(text: str, names: Iterable[str] = ()) -> str:
+    """The words of a question to search sentences with (at most 300 characters), its
+    ``names`` left out: a name would match every sentence about the entity."""
+    for name in names:
+        if name:
+            text = text.replace(name, " ")
+    return " ".join(_QUESTION_WORD.findall(text))[:300]
 
 
 def inflections(word: str) -> list[str]:
