@@ -404,3 +404,42 @@ def test_a_negated_direct_dependency_does_not_hide_an_indirect_impact() -> None:
     )
     _, draft = _run(q, {"paths": [via_tern, direct_no]})
     assert "d#3" in draft.cited_ids  # quill is still reached through tern
+
+
+def test_a_report_to_a_server_is_a_use_that_says_what_is_reported() -> None:
+    q = _question(
+        "Does quill report its heartbeat to the plover-gateway?", "quill", "plover-gateway"
+    )
+    asked, _ = _run(q)
+    assert [c.arguments.get("predicate") for c in asked if c.name == "neighbours"] == [
+        "FEEDS",
+        "USES",
+    ]
+    says_what = _path(
+        ["service:quill", "service:plover-gateway"],
+        _hop("service:quill", "USES", "service:plover-gateway", "d#1",
+             "The plover-gateway is used by quill to send its heartbeat back."),
+    )  # fmt: skip
+    _, answered = _run(q, {"paths": [says_what]})
+    assert answered.cited_ids == ("d#1",)
+    # a use that does not say what flows answers no question about reporting
+    only_uses = _path(
+        ["service:quill", "service:plover-gateway"],
+        _hop("service:quill", "USES", "service:plover-gateway", "d#2",
+             "quill uses the plover-gateway at start-up."),
+    )  # fmt: skip
+    _, draft = _run(q, {"paths": [only_uses]})
+    assert draft.cited_ids == ()
+    # nor does the use of a store: a report goes to something that runs
+    store = _question("Does quill report its heartbeat to heron-db?", "quill", "datastore:heron-db")
+    stored = _path(
+        ["service:quill", "datastore:heron-db"],
+        _hop("service:quill", "USES", "datastore:heron-db", "d#3",
+             "quill uses heron-db to keep its heartbeat."),
+    )  # fmt: skip
+    _, draft = _run(store, {"paths": [stored]})
+    assert draft.cited_ids == ()
+    # a call is not widened to a use: what runs a service does not call it
+    runs = _path(["service:wren", "service:quill"],
+                 _hop("service:wren", "USES", "service:quill", "d#4", "wren runs quill."))  # fmt: skip
+    assert answering(runs["hops"][0], ["CALLS"], ["service:quill"], outward=False) is None

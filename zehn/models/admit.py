@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zehn.models.plan import MAX_CITED, Plan
+from zehn.models.senses import stating_what
 
 _OUTAGE = re.compile(
     r"\b(?:down|unavailable|outage|fail\w*|crash\w*|unreachable|offline|restart\w*)\b"
@@ -98,8 +99,10 @@ def admitted(
             if row.get("document") and "score" not in row
         }
 
-    def keeps(sentence: Mapping[str, Any]) -> bool:
+    def keeps(sentence: Mapping[str, Any], hop: Mapping[str, Any]) -> bool:
         quote = str(sentence.get("quote") or "").lower()
+        if stating_what(hop, plan.predicates) and not (question_words(quote, ()) & plan.words):
+            return False  # "Do A report their state to B?": a use of B that says what flows
         if plan.protocol and not re.search(rf"(?<![a-z]){plan.protocol}(?![a-z])", quote):
             return False
         if plan.condition_names and not (
@@ -115,7 +118,7 @@ def admitted(
     for path in supported:
         hops = []
         for hop in path["hops"]:
-            sentences = [g for g in hop.get("supported") or [hop] if keeps(g)]
+            sentences = [g for g in hop.get("supported") or [hop] if keeps(g, hop)]
             if not sentences:
                 break
             hops.append({**hop, "supported": sentences, "sentence_id": sentences[0]["sentence_id"]})

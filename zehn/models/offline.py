@@ -20,7 +20,7 @@ from zehn.models.admit import admitted, affects, closest, question_words, suppor
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Question, ToolRequest, ToolSpec
 from zehn.models.chinese import PHRASES, Phrases
 from zehn.models.plan import MAX_CITED, MAX_FOCI, SUPPORTED, Plan
-from zehn.models.senses import NARROWER, answering, between
+from zehn.models.senses import NARROWER, answering, between, to_a_server
 from zehn.queries.terms import search_words
 from zehn.reading.asking import Intent
 from zehn.reading.asking_zh import read_asked
@@ -114,7 +114,12 @@ class OfflineModel:
         elif intent == Intent.YES_NO and other is not None:
             direction = "in" if asked.passive else "out"
             obj = focus if asked.passive else other
-            calls = (_neighbours(focus, _sensed(asked.predicates[0], _kind(obj)), direction),)
+            calls = tuple(
+                _neighbours(focus, predicate, direction)
+                for predicate in dict.fromkeys(
+                    (_sensed(asked.predicates[0], _kind(obj)), *to_a_server(asked.predicates, obj))
+                )
+            )
             calls += _search([focus, other], question.text, hinted)
         elif intent in (Intent.LOOKUP_OUT, Intent.LOOKUP_IN):
             direction = "out" if intent == Intent.LOOKUP_OUT else "in"
@@ -129,7 +134,13 @@ class OfflineModel:
                 )
                 for entity in [focus, *carried]
                 for p in dict.fromkeys(
-                    q for a in asked.predicates for q in (a, *NARROWER.get(a, ()))
+                    q
+                    for a in asked.predicates
+                    for q in (
+                        a,
+                        *NARROWER.get(a, ()),
+                        *(to_a_server((a,), entity) if direction == "in" else ()),
+                    )
                 )
             )
             if not carried:  # a relation the build missed may still be stated: search for it

@@ -24,6 +24,14 @@ SAME: dict[str, tuple[str, ...]] = {
 }
 # Narrower relations a lookup also asks for: "who uses X?" is answered by what calls X.
 NARROWER: dict[str, tuple[str, ...]] = {"USES": ("CALLS",)}
+# Reporting to something that runs: "Do workers report their state to the API server?" is
+# answered by a sentence where workers use the API server *to send their state back* — the
+# using sentence must also say what is reported (``stating_what``): "…only interact with it at
+# start-up" does not. A call is not widened to a use: a container that runs a provider does
+# not call it.
+TO_A_SERVER: dict[str, tuple[str, ...]] = {"FEEDS": ("USES",)}
+SAYS_WHAT = frozenset({"FEEDS"})
+SERVER_KINDS = ("service", "component")
 INVERSE: dict[str, tuple[str, ...]] = {
     "READS_FROM": ("FEEDS",),  # A reads from B: B feeds A
     "CONSUMES_FROM": ("FEEDS",),
@@ -31,13 +39,23 @@ INVERSE: dict[str, tuple[str, ...]] = {
 }
 
 
-def senses(predicates: Iterable[str]) -> list[tuple[str, bool]]:
-    """(predicate, inverse) pairs that answer the asked predicates, asked ones first."""
+def senses(predicates: Iterable[str], receiver: str = "") -> list[tuple[str, bool]]:
+    """(predicate, inverse) pairs that answer the asked predicates, asked ones first;
+    ``receiver`` is the entity the relation runs to, when known (a report to a server)."""
     found: list[tuple[str, bool]] = []
     for predicate in predicates:
         found.extend((p, False) for p in SAME.get(predicate, (predicate,)))
         found.extend((p, True) for p in INVERSE.get(predicate, ()))
+        if receiver.split(":", 1)[0] in SERVER_KINDS:
+            found.extend((p, False) for p in TO_A_SERVER.get(predicate, ()))
     return list(dict.fromkeys(found))
+
+
+def to_a_server(predicates: Iterable[str], receiver: str) -> tuple[str, ...]:
+    """The relations that also answer a call or report to ``receiver`` (see TO_A_SERVER)."""
+    if receiver.split(":", 1)[0] not in SERVER_KINDS:
+        return ()
+    return tuple(dict.fromkeys(q for p in predicates for q in TO_A_SERVER.get(p, ())))
 
 
 def answering(
@@ -47,7 +65,7 @@ def answering(
     nothing): ``outward`` asks for what the entity relates to (``X reads from ?``), else
     for what relates to it (``? reads from X``)."""
     about = set(about)
-    for predicate, inverse in senses(predicates):
+    for predicate, inverse in senses(predicates, str(hop["target"])):
         if hop["rel_type"] != predicate:
             continue
         asked, answer = ("source", "target") if outward != inverse else ("target", "source")
@@ -58,8 +76,17 @@ def answering(
 
 def between(hop: Mapping[str, Any], predicates: Iterable[str], a: str, b: str) -> bool:
     """Whether ``hop`` states the asked relation from ``a`` to ``b`` (yes/no questions)."""
-    for predicate, inverse in senses(predicates):
+    for predicate, inverse in senses(predicates, b):
         ends = (b, a) if inverse else (a, b)
         if hop["rel_type"] == predicate and (hop["source"], hop["target"]) == ends:
             return True
     return False
+
+
+def stating_what(hop: Mapping[str, Any], predicates: Iterable[str]) -> bool:
+    """Whether ``hop`` answers the asked predicates only through a widening that needs its
+    sentence to state what flows (a FEEDS question answered by a use of a server)."""
+    asked = list(predicates)
+    if any(hop["rel_type"] == p for p, _ in senses(asked)):
+        return False  # the relation itself is asked (or a near sense of it)
+    return any(hop["rel_type"] in TO_A_SERVER.get(p, ()) for p in asked if p in SAYS_WHAT)
