@@ -430,3 +430,36 @@ def test_the_grader_reads_a_middle_and_an_implicit_subject_the_same_way() -> Non
     )
     grade = grader.grade(implicit)
     assert grade.label == SUPPORTED and grade.reason.endswith(why)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the one who stores is no entity: what is stored is written to the place, as the
+        # passive "eventhub records are stored in Vaultstore" reads
+        (
+            "The default archiver, BlobKeeper, stores eventhub records in the Vaultstore, "
+            "which suits small values.",
+            {("eventhub", "WRITES_TO", "vaultstore", "")},
+        ),
+        ("Our archiver persists spool in Keeper.", {("spool", "WRITES_TO", "keeper", "")}),
+        # an entity that stores keeps its own edge; what it stores is no subject
+        ("ledger stores spool in Keeper.", {("ledger", "WRITES_TO", "keeper", "")}),
+    ],
+)
+def test_what_is_stored_is_written_when_the_storer_is_no_entity(
+    text: str, expected: set[Triple]
+) -> None:
+    assert extract(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Store spool in Keeper before the upgrade.",  # an instruction states nothing
+        "The archiver reads spool from Keeper.",  # reading is not storing
+        "The archiver stores spool data and metrics in the Keeper.",  # spool only modifies
+    ],
+)
+def test_nothing_stored_is_read_without_a_write_statement(text: str) -> None:
+    assert extract(text) == set()

@@ -239,3 +239,29 @@ def direct_object_start(
         if close.match(plain(text[after[0].end : after[0].end + 40])):
             return after[0].start
     return None
+
+
+# A writing verb in the third person ("stores", "persists"): a statement, never an instruction
+# ("Store the file in …" has no subject to stand in for).
+_STATES_A_WRITE = re.compile(r"(?:writes|stores|persists|saves|caches|keeps)\b", re.IGNORECASE)
+
+
+def stored_thing(text: str, mentions: Sequence[Local], hit: CueHit, place: Group) -> Group | None:
+    """What "… stores X in Y" stores, when the one who stores it is no entity ("The default
+    backend, Foo, stores blobs in the Wren database"): X is then written to Y, as the
+    passive "blobs are stored in the Wren database" reads."""
+    cue = hit.cue
+    if cue.passive or cue.cjk or cue.tail is None or set(cue.predicates) != {Predicate.WRITES_TO}:
+        return None
+    if not _STATES_A_WRITE.fullmatch(text[hit.start : hit.end].strip()):
+        return None
+    objects = [m for m in mentions if not m.zero_width and m.end <= place[0].start]
+    start = direct_object_start(text, objects, hit.end)
+    if start is None:
+        return None
+    group, end = list_from(text, [m for m in objects if m.start >= start])
+    tail = cue.tail.search(text, end, place[0].start)
+    filler = text[end : tail.start()] if tail else "x"
+    if not group or tail is None or len(filler.split()) > _PLACE_FILLER:
+        return None  # the place must follow the stored thing: "stores blobs in Y"
+    return group

@@ -73,7 +73,7 @@ from zehn.reading.cues import (
 from zehn.reading.diagrams import arrow_edges, is_diagram_edge
 from zehn.reading.lexicon import head_of
 from zehn.reading.model import Edge, Mention
-from zehn.reading.phrases import WORD, Group, agent_group
+from zehn.reading.phrases import WORD, Group, agent_group, stored_thing
 from zehn.reading.phrases import CueHit as _CueHit
 from zehn.reading.phrases import Local as _Local
 from zehn.reading.phrases import direct_object_start as _direct_object_start
@@ -187,6 +187,8 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
         left, gap, hedged = relations_zh.implicit_subject(text, local, hit, clause.zh)
     right, right_end = _object_group(text, local, hit)
     subjects, objects = (right, left) if cue.passive else (left, right)
+    if left is None and right and not cue.passive and not CJK.search(text):
+        subjects = stored_thing(text, local, hit, right)  # "Foo stores blobs in Y": blobs → Y
     if cue.agent and right:
         agent, agent_end = agent_group(text, local, right_end)
         if agent:
