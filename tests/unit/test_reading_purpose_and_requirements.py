@@ -78,6 +78,27 @@ def test_a_requirement_opening_with_this_names_what_the_subject_depends_on() -> 
     assert one == {("ledger", "DEPENDS_ON", "vaultstore", "")}
 
 
+def test_a_name_in_the_noun_phrase_of_the_options_is_needed_whichever_is_chosen() -> None:
+    catalog = Catalog((LEDGER, VAULT, BUS, Entity("Kestrel", "component")))
+    edges = _edges(
+        "The ledger service keeps balances. For this to work, you need to set up a Kestrel "
+        "backend (**Vaultstore**, **eventhub** ...) and change the settings.",
+        catalog,
+    )
+    assert edges == {
+        ("ledger", "DEPENDS_ON", "kestrel", ""),  # a Kestrel backend, whichever option
+        ("ledger", "DEPENDS_ON", "vaultstore", "hedged"),
+        ("ledger", "DEPENDS_ON", "eventhub", "hedged"),
+    }
+    # two names in the phrase: which one is meant is not read
+    two = _edges(
+        "The ledger service keeps balances. For this to work, you need to set up a Kestrel "
+        "eventhub backend (**Vaultstore**, **Plover** ...).",
+        catalog,
+    )
+    assert ("ledger", "DEPENDS_ON", "kestrel", "") not in two
+
+
 def test_you_need_without_the_opening_states_nothing() -> None:
     assert _edges("The ledger service keeps balances. You need to set up Vaultstore.") == set()
 

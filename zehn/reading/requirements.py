@@ -6,8 +6,9 @@ A page says what its subject needs by addressing the person deploying it: the su
 things needed are named right after "you need to set up / install / run …", or listed in the
 parentheses after a short noun phrase ("a message broker (A, B …)"). Each is a DEPENDS_ON of
 the subject — hedged when the parentheses list several: each is one option among
-alternatives, so none is a fact about a given deployment. Without such an opening a "you
-need …" sentence states nothing about a component.
+alternatives, so none is a fact about a given deployment. A name inside that noun phrase ("a
+Foo backend (A, B …)") is needed whichever option is chosen: a DEPENDS_ON, not hedged.
+Without such an opening a "you need …" sentence states nothing about a component.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
         return []
     needed = _needed(text, local, need.end())
     options = len(needed) > 1  # "a broker (A, B …)": one of them, not each of them
+    named = _named_kind(text, local, need.end())  # "a Celery backend (A, B …)": Celery, surely
     return [
         Edge.stated_by(
             sentence,
@@ -60,13 +62,23 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
             fact=text,
             strategy=strategy,
             cue=need.group().strip(),
-            hedged=options,
+            hedged=options and thing is not named,
             subject_span=(holder.mention.start, holder.mention.end),
             object_span=(thing.mention.start, thing.mention.end),
         )
-        for thing in needed
+        for thing in ([named] if named else []) + needed
         if thing.mention.entity_id and thing.mention.entity_id != holder.mention.entity_id
     ]
+
+
+def _named_kind(text: str, local: Sequence[Local], position: int) -> Local | None:
+    """The name inside the noun phrase that the parentheses give examples of: "a Foo backend
+    (A, B …)" needs a Foo backend whichever example is chosen; "a broker (A, B …)" names none."""
+    paren = _PAREN.match(text, position)
+    if paren is None:
+        return None
+    inside = [m for m in local if position <= m.start and m.end <= paren.start("inside") - 1]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _needed(text: str, local: Sequence[Local], position: int) -> list[Local]:
