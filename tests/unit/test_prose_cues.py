@@ -463,3 +463,25 @@ def test_what_is_stored_is_written_when_the_storer_is_no_entity(
 )
 def test_nothing_stored_is_read_without_a_write_statement(text: str) -> None:
     assert extract(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The ledger service is used as a reverse proxy for user-facing web interfaces such "
+            "as billing, payouts, and the spool.",
+            {("ledger", "CALLS", o, "") for o in ("billing", "payouts", "spool")},
+        ),
+        (
+            "Tallyman acts as a gateway in front of billing and payouts.",
+            {("tallyman", "CALLS", "billing", ""), ("tallyman", "CALLS", "payouts", "")},
+        ),
+        # the role without what it fronts, or what it fronts without a name: nothing
+        ("The ledger service is used as a reverse proxy.", set()),
+        ("The ledger service is used as a reverse proxy for many things billing owns.", set()),
+        ("The ledger service needs a reverse proxy for billing.", set()),
+    ],
+)
+def test_a_proxy_or_gateway_for_named_services_calls_them(text: str, expected: set[Triple]) -> None:
+    assert extract(text) == expected

@@ -96,7 +96,9 @@ _UPSTREAM = re.compile(
     re.IGNORECASE,
 )
 _PATH = re.compile(
-    r"\b(?:trace|path|route|flow|chain)\b|\bhow\s+does\s+.+\s+(?:reach|get\s+to|flow\s+to)\b"
+    # "route" is a noun here; "Does X route traffic to Y?" (after the name) is a verb: a call
+    r"\b(?:trace|path|(?<!Entity\s)route|flow|chain)\b"
+    r"|\bhow\s+does\s+.+\s+(?:reach|get\s+to|flow\s+to)\b"
     r"|\bfrom\s+\S.*\s+(?:to|into)\s+\S|\bend[- ]to[- ]end\b",
     re.IGNORECASE,
 )
@@ -130,8 +132,8 @@ _VERBS: tuple[tuple[str, Predicate], ...] = (
     (r"writ\w*|wrote|stor\w*|sav\w*|persist\w*|insert\w*|record\w*|put\w*", Predicate.WRITES_TO),
     (r"publish\w*|emit\w*|produc\w*|sends?\s+events?", Predicate.PUBLISHES_TO),
     (r"consum\w*|subscrib\w*|listen\w*", Predicate.CONSUMES_FROM),
-    (r"call\w*|talk\w*|reach\w*|invok\w*|request\w*|connect\w*|send\w*|sent|hit\w*|contact\w*",
-     Predicate.CALLS),
+    (r"call\w*|talk\w*|reach\w*|invok\w*|request\w*|connect\w*|send\w*|sent|hit\w*|contact\w*|"
+     r"rout(?:e|es|ed|ing)|prox(?:y|ies|ied|ying)", Predicate.CALLS),
     (r"feed\w*|fed|push\w*|forward\w*|export\w*|report\w*|notif\w*", Predicate.FEEDS),
     (r"depend\w*|rel(?:y|ies|ied)\s+on|need\w*|requir\w*", Predicate.DEPENDS_ON),
     (r"us(?:e|es|ed|ing)", Predicate.USES),

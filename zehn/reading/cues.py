@@ -200,6 +200,11 @@ CUES: tuple[Cue, ...] = (
          r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"
          r"|calls?\s+out\s+to|reach(?:es)?\s+out\s+to", Predicate.CALLS),
     _cue(r"proxies|proxying", Predicate.CALLS, tail=r"to"),
+    # a role taken for what follows: "X is used as a reverse proxy for A, B and C", "X acts as
+    # a gateway in front of A" — X handles their requests, as "A is proxied by X" says
+    _cue(r"(?:" + _BE + r"used|acts?|acting|serves?|serving|works?)\s+as\s+an?\s+"
+         r"(?:reverse\s+)?(?:proxy|gateway|load[- ]balancer)\s+(?:for|to|in\s+front\s+of)",
+         Predicate.CALLS, tail=r"such\s+as|including"),  # "… for web UIs such as A, B"
     _cue(r"forwards?|forwarding|routes?|routing|relays?|relaying|dispatch(?:es)?|dispatching"
          r"|redirects?|redirecting|submits|submitting|assigns|assigning|hands\s+(?:off|over)",
          Predicate.CALLS, tail=r"to", tail_only=True),
