@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.run import DEFAULT_INGEST_CAP, cold_start, connect, run_size
+from benchmarks.run import DEFAULT_INGEST_CAP, STARTS, cold_start, connect, run_size
 from benchmarks.synthetic import SIZES
 from zehn.store.server import ManagedServer
 
@@ -26,6 +26,8 @@ COLUMNS = (
     ("impact_engine_p95_ms", "eng p95", "{:.1f}"),
     ("impact_cypher_p50_ms", "cyph p50", "{:.1f}"),
     ("impact_cypher_p95_ms", "cyph p95", "{:.1f}"),
+    ("impact_paths_cypher_p50_ms", "paths p50", "{:.1f}"),
+    ("impact_reached_p50", "reached p50", "{:.0f}"),
     ("impact_networkx_p50_ms", "nx p50", "{:.2f}"),
     ("impact_networkx_p95_ms", "nx p95", "{:.2f}"),
     ("ask_p50_ms", "ask p50", "{:.0f}"),
@@ -36,11 +38,15 @@ COLUMNS = (
     ("raw_load_sentences_per_s", "raw s/s", "{:.0f}"),
     ("python_peak_rss_mb", "py MB", "{:.0f}"),
     ("server_peak_memory_mb", "srv MB", "{:.0f}"),
+    ("server_peak_rss_mb", "srv RSS MB", "{:.0f}"),
+    ("first_answer_s", "1st ans s", "{:.2f}"),
 )
 GROWTH = (
     "impact_engine_first_p50_ms",
     "impact_engine_p50_ms",
     "impact_cypher_p50_ms",
+    "impact_paths_cypher_p50_ms",
+    "impact_reached_p50",
     "impact_networkx_p50_ms",
     "ask_p50_ms",
     "ask_hub_p50_ms",
@@ -48,6 +54,9 @@ GROWTH = (
     "raw_load_sentences_per_s",
     "python_peak_rss_mb",
     "server_peak_memory_mb",
+    "server_peak_rss_mb",
+    "graph_memory_mb",
+    "first_answer_s",
 )
 
 
@@ -74,14 +83,24 @@ def summary(rows: list[dict[str, Any]], cold: dict[str, Any]) -> str:
             if r.get("ingest_bounded")
             else ""
         )
+        ingest = r.get("ratio_ingest_vs_raw_load")
         out.append(
-            f"  {r['size']:>7}: engine/raw-cypher {r['ratio_engine_vs_cypher']:.2f}x "
-            f"(first investigation after a build {r['ratio_engine_first_vs_cypher']:.2f}x), "
+            f"  {r['size']:>7}: engine/raw-cypher (same frontier walk) "
+            f"{r['ratio_engine_vs_cypher']:.2f}x, paired per start "
+            f"{r['ratio_engine_vs_cypher_paired']:.2f}x (first investigation after a build "
+            f"{r['ratio_engine_first_vs_cypher']:.2f}x, first/steady "
+            f"{r['ratio_engine_first_vs_steady']:.2f}x), old path walk/frontier walk "
+            f"{r['ratio_paths_vs_frontier_cypher']:.2f}x, "
             f"engine/networkx {r['ratio_engine_vs_networkx']:.0f}x, "
-            f"ingest/raw-load {r['ratio_ingest_vs_raw_load']:.3f}x{bounded}; "
-            f"impact paths p50 {r.get('impact_paths_p50')} max {r.get('impact_paths_max')}, "
-            f"walks cut at the row limit {r.get('impact_truncated_walks')}; "
-            f"ask statuses {r.get('ask_statuses')}; server peak {r.get('server_peak_memory')}; "
+            + (f"ingest/raw-load {ingest:.3f}x{bounded}; " if ingest else "ingest not run; ")
+            + f"impact reached p50 {r.get('impact_reached_p50')} max "
+            f"{r.get('impact_reached_max')}, paths shown p50 {r.get('impact_paths_p50')} max "
+            f"{r.get('impact_paths_max')}, bounded walks {r.get('impact_truncated_walks')}; "
+            f"ask statuses {r.get('ask_statuses')}; server peak {r.get('server_peak_memory')}, "
+            f"graph {r.get('graph_memory_mb', 0):.0f} MB; server + Python "
+            f"{r.get('memory_total_mb', 0):.0f} MB (under 16 GB: {r.get('memory_under_limit')}); "
+            f"first answer from a fresh process {r.get('first_answer_s') or '-'} s "
+            f"({r.get('first_answer_status') or r.get('first_answer_error') or '-'}); "
             f"errors {r.get('errors') or 'none'}"
         )
     if len(rows) > 1:
@@ -103,9 +122,12 @@ def summary(rows: list[dict[str, Any]], cold: dict[str, Any]) -> str:
         out.append("cold start: not measured (--no-cold-start)")
     out.append(
         "note: eng1 = the engine's first investigation after a build (nothing known about the "
-        "graph: every hop fetched and graded); eng = steady state (grades kept per graph "
-        "revision); raw Cypher = the same walk plus the sentences of its edges, plain rows "
-        "through the falkordb client; ask = ordinary entities, hub ask = hub entities.\n"
+        "graph: the shown hops fetched and graded); eng = steady state (grades kept per graph "
+        "revision); cyph = the same frontier walk as raw Cypher (layers, parents of the "
+        "nearest 25, their sentences), plain rows through the falkordb client; paths = the "
+        "old walk enumerating every path (2,000 rows per depth at most); reached = entities "
+        "the 3-hop walk reaches; ask = ordinary entities, hub ask = hub entities; 1st ans = a "
+        "fresh Python process asking its first question on the loaded graph.\n"
         "note: impact/ask run against the raw-loaded graph (same nodes and edges); ingest is "
         "build_graph with the rules strategy, end to end; server memory is the server-wide "
         "used_memory_peak (cumulative over the sizes in this run)."
@@ -122,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ingest-cap", type=int, default=DEFAULT_INGEST_CAP,
                         help="most sentences ingested through build_graph per size")  # fmt: skip
     parser.add_argument("--no-cold-start", action="store_true")
+    parser.add_argument("--no-ingest", action="store_true", help="skip the build_graph ingest")
+    parser.add_argument("--starts", type=int, default=STARTS, help="impact starts per size")
     args = parser.parse_args(argv)
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     unknown = [s for s in sizes if s not in SIZES]
@@ -135,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for size in sizes:
                 rows.append(run_size(client, size, seed=args.seed, workdir=Path(tmp),
-                                     ingest_cap=args.ingest_cap, log=log))  # fmt: skip
+                                     ingest_cap=args.ingest_cap, log=log, starts=args.starts,
+                                     ingest=not args.no_ingest))  # fmt: skip
         finally:
             client.close()
             if args.home is None:

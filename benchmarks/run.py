@@ -1,5 +1,7 @@
-"""Measurements: impact query vs raw Cypher vs networkx, offline ask, ingest vs raw load,
-memory, cold start. ``python -m benchmarks`` drives them; the smoke test calls them directly."""
+"""Measurements: impact query vs the same frontier walk as raw Cypher (and the old
+path-enumerating walk, and networkx), offline ask, ingest vs raw load, memory, cold start and
+a fresh process's first answer. ``python -m benchmarks`` drives them; the smoke test calls
+them directly."""
 
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from benchmarks.synthetic import Synthetic, generate_size
+from benchmarks.walks import first_answer, raw_frontier, raw_paths, server_memory
 from zehn.config import Settings
 from zehn.corpus.model import SourceType
 from zehn.engine.loop import Engine
@@ -27,7 +30,6 @@ from zehn.errors import ZehnError
 from zehn.evidence.policy import Policy, load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.queries.named import QUERIES
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
@@ -48,6 +50,11 @@ METRIC_KEYS = (
     "impact_engine_p95_ms",
     "impact_cypher_p50_ms",
     "impact_cypher_p95_ms",
+    "impact_paths_cypher_p50_ms",
+    "impact_paths_cypher_p95_ms",
+    "impact_reached_p50",
+    "impact_reached_max",
+    "ratio_engine_vs_cypher_paired",
     "impact_networkx_p50_ms",
     "impact_networkx_p95_ms",
     "ask_p50_ms",
@@ -61,7 +68,12 @@ METRIC_KEYS = (
     "python_peak_rss_mb",
     "server_peak_memory",
     "server_peak_memory_mb",
+    "server_used_memory_mb",
+    "memory_total_mb",
+    "first_answer_s",
 )
+REPO = Path(__file__).resolve().parent.parent
+MEMORY_LIMIT_MB = 16 * 1024  # server + Python at the largest size (issue 16)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -94,42 +106,46 @@ def timed(fn: Callable[[], Any], repeats: int = 1, label: str = "") -> list[floa
 
 def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
     """UNWIND bulk load of the same documents, sentences, entities, mentions and RELATES edges
-    (the schema ``build_graph`` writes, without chunks). Returns seconds."""
+    (the schema ``build_graph`` writes, without chunks). Returns seconds. Rows are made batch
+    by batch, so Python holds one batch of them at a time (a million edges at xlarge)."""
     if client.graph_exists(graph):
         client.delete_graph(graph)
     started = time.perf_counter()
     ensure_schema(client, graph)
     bump_revision(client, graph)  # as a build does: the engine keeps what it learns per revision
-    docs = [
+    docs = (
         {"id": d, "title": d, "source_type": SourceType.TEXT.value, "path": f"{d}.md"}
         for d in syn.documents
-    ]
+    )
     _unwind(client, graph, "UNWIND $rows AS r CREATE (d:Document) SET d = r", docs)
-    sentences = [
+    sentences = (
         {"id": s.id, "doc_id": s.doc_id, "text": s.text, "start": s.start, "end": s.end}
         for s in syn.sentences
-    ]
+    )
     _unwind(client, graph, "UNWIND $rows AS r CREATE (s:Sentence) SET s = r", sentences)
-    entities = [
+    entities = (
         {"id": e.id, "name": e.name, "kind": e.kind, "aliases": [], "origin": "catalog"}
         for e in syn.entities
-    ]
+    )
     _unwind(client, graph, "UNWIND $rows AS r CREATE (e:Entity) SET e = r", entities)
     text = {s.id: s.text for s in syn.sentences}
     names = {e.id: e.name for e in syn.entities}
-    mentions = []
-    edges = []
-    for e in syn.edges:
-        sentence = text[e.sentence_id]
-        a_end = len(names[e.subject])
-        b_start = sentence.rfind(names[e.object])
-        mentions.append({"e": e.subject, "s": e.sentence_id, "start": 0, "end": a_end,
-                         "surface": names[e.subject]})  # fmt: skip
-        b_end = b_start + len(names[e.object])
-        mentions.append({"e": e.object, "s": e.sentence_id, "start": b_start, "end": b_end,
-                         "surface": names[e.object]})  # fmt: skip
-        edges.append(
-            {
+
+    def mentions() -> Iterator[dict[str, Any]]:
+        for e in syn.edges:
+            sentence = text[e.sentence_id]
+            a_end = len(names[e.subject])
+            b_start = sentence.rfind(names[e.object])
+            yield {"e": e.subject, "s": e.sentence_id, "start": 0, "end": a_end,
+                   "surface": names[e.subject]}  # fmt: skip
+            b_end = b_start + len(names[e.object])
+            yield {"e": e.object, "s": e.sentence_id, "start": b_start, "end": b_end,
+                   "surface": names[e.object]}  # fmt: skip
+
+    def edges() -> Iterator[dict[str, Any]]:
+        for e in syn.edges:
+            sentence = text[e.sentence_id]
+            yield {
                 "a": e.subject,
                 "b": e.object,
                 "p": {
@@ -145,28 +161,34 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
                     "hedged": False,
                 },
             }
-        )
+
     _unwind(
         client,
         graph,
         "UNWIND $rows AS r MATCH (e:Entity {id: r.e}), (s:Sentence {id: r.s}) "
         "CREATE (e)-[:MENTIONED_IN {start: r.start, end: r.end, surface: r.surface, "
         "reason: 'catalog', ambiguous: false}]->(s)",
-        mentions,
+        mentions(),
     )
     _unwind(
         client,
         graph,
         "UNWIND $rows AS r MATCH (a:Entity {id: r.a}), (b:Entity {id: r.b}) "
         "CREATE (a)-[x:RELATES]->(b) SET x = r.p",
-        edges,
+        edges(),
     )
     return time.perf_counter() - started
 
 
-def _unwind(client: GraphClient, graph: str, cypher: str, rows: list[dict[str, Any]]) -> None:
-    for i in range(0, len(rows), BATCH):
-        client.write(graph, cypher, {"rows": rows[i : i + BATCH]})
+def _unwind(client: GraphClient, graph: str, cypher: str, rows: Iterable[dict[str, Any]]) -> None:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= BATCH:
+            client.write(graph, cypher, {"rows": batch})
+            batch = []
+    if batch:
+        client.write(graph, cypher, {"rows": batch})
 
 
 def ingest_rules(
@@ -202,17 +224,6 @@ def start_entities(syn: Synthetic, count: int = STARTS) -> list[str]:
     return (hubs + chains + ordinary)[:count]
 
 
-def raw_impact_cypher(depth: int) -> str:
-    """The engine's fixed-depth impact variant, as written (ids and edge keys per path)."""
-    return QUERIES["downstream_impact"].variants[depth]
-
-
-RAW_SENTENCES = (
-    "UNWIND $keys AS k MATCH ()-[r:RELATES {key: k}]->() WITH r "
-    "MATCH (s:Sentence {id: r.sentence_id}) RETURN r.key, s.id, s.text"
-)
-
-
 def impact_networkx(syn: Synthetic, policy: Policy) -> nx.DiGraph:
     """Edges in impact direction over the policy's traversable predicates."""
     reverse = set(policy.impact_predicates("reverse"))
@@ -229,10 +240,13 @@ def impact_networkx(syn: Synthetic, policy: Policy) -> nx.DiGraph:
 def measure_impact(
     client: GraphClient, graph: str, syn: Synthetic, policy: Policy, count: int = STARTS
 ) -> dict[str, Any]:
-    """Four ways to the same 3-hop impact set from the same starts.
+    """Five ways to the same 3-hop impact set from the same starts.
 
-    - raw Cypher: the three walk variants and one query for the sentences of the edges
-      walked, plain rows through the falkordb client, no grading;
+    - raw Cypher: the engine's frontier walk (one layer query per depth, the parent edges
+      of the nearest K, their sentences), plain rows through the falkordb client, no
+      grading (``benchmarks.walks.raw_frontier``);
+    - raw paths: the walk before the frontier walk, every path up to 2,000 rows per depth
+      and the sentences of all their edges (for comparison with earlier figures);
     - engine, first: ``downstream_impact`` with nothing known about the graph (every hop's
       sentence fetched and graded, as in the first investigation after a build);
     - engine, steady: the same after every start was asked once (grades kept per revision);
@@ -243,7 +257,6 @@ def measure_impact(
         "reverse": list(policy.impact_predicates("reverse")),
         "forward": list(policy.impact_predicates("forward")),
     }
-    queries = {d: raw_impact_cypher(d) for d in range(1, DEPTH + 1)}
     nxg = impact_networkx(syn, policy)
     paths: list[int] = []
     truncated = [0]
@@ -259,14 +272,13 @@ def measure_impact(
         forget_snapshots()
         engine(s)
 
+    reached: list[int] = []
+
     def cypher(s: str) -> None:
-        keys: set[str] = set()
-        for d in range(1, DEPTH + 1):
-            for _nodes, walked in client.read(graph, queries[d], {**params, "entity_id": s}).rows:
-                keys.update(walked)
-        ordered = sorted(keys)
-        for i in range(0, len(ordered), BATCH):
-            client.read(graph, RAW_SENTENCES, {"keys": ordered[i : i + BATCH]})
+        reached.append(raw_frontier(client, graph, params, s, DEPTH))
+
+    def paths_cypher(s: str) -> None:
+        raw_paths(client, graph, params, s, DEPTH)
 
     def networkx(s: str) -> None:
         if s in nxg:
@@ -274,8 +286,8 @@ def measure_impact(
 
     out: dict[str, Any] = {"impact_starts": len(starts)}
     runners: tuple[tuple[str, Callable[[str], None]], ...] = (
-        ("cypher", cypher), ("engine_first", engine_first), ("engine", engine),
-        ("networkx", networkx),
+        ("cypher", cypher), ("paths_cypher", paths_cypher), ("engine_first", engine_first),
+        ("engine", engine), ("networkx", networkx),
     )  # fmt: skip
     for label, fn in runners:
         timed(functools.partial(fn, starts[0]), label=label)  # warm up
@@ -283,14 +295,26 @@ def measure_impact(
             for s in starts:  # steady state: every start asked once before timing
                 timed(functools.partial(fn, s), label=label)
         paths.clear()
+        reached.clear()
         truncated[0] = 0
         times = [t for s in starts for t in timed(functools.partial(fn, s), label=label)]
         out[f"impact_{label}_p50_ms"] = statistics.median(times)
         out[f"impact_{label}_p95_ms"] = percentile(times, 95)
+        if label == "cypher":
+            out["impact_reached_p50"] = statistics.median(reached) if reached else 0
+            out["impact_reached_max"] = max(reached, default=0)
         if label == "engine":
             out["impact_paths_p50"] = statistics.median(paths) if paths else 0
             out["impact_paths_max"] = max(paths, default=0)
             out["impact_truncated_walks"] = truncated[0]
+    # side by side: raw walk and engine (steady) alternately for each start, so that a load
+    # change on a shared machine between the two series above does not make the ratio
+    pairs = [
+        (timed(functools.partial(engine, s), label="engine")[0],
+         timed(functools.partial(cypher, s), label="cypher")[0])
+        for s in starts
+    ]  # fmt: skip
+    out["ratio_engine_vs_cypher_paired"] = statistics.median(e / max(r, 1e-6) for e, r in pairs)
     return out
 
 
@@ -340,14 +364,14 @@ def measure_ask(
 
 
 def memory(client: GraphClient) -> dict[str, Any]:
-    info = client._db.connection.info("memory")  # the redis connection, for this metric only
-    peak = int(info.get("used_memory_peak", 0))
+    """Python's peak resident set, the server's memory, and the two together (the server's
+    process peak where /proc shows it, else its own used_memory_peak)."""
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "python_peak_rss_mb": rss_kb / 1024,
-        "server_peak_memory": info.get("used_memory_peak_human"),
-        "server_peak_memory_mb": peak / 2**20,
-    }
+    out: dict[str, Any] = {"python_peak_rss_mb": rss_kb / 1024, **server_memory(client)}
+    server = out.get("server_peak_rss_mb") or out["server_peak_memory_mb"]
+    out["memory_total_mb"] = out["python_peak_rss_mb"] + server
+    out["memory_under_limit"] = out["memory_total_mb"] < MEMORY_LIMIT_MB
+    return out
 
 
 # --- cold start --------------------------------------------------------------------------
@@ -418,6 +442,8 @@ def run_size(
     prefix: str = "bench",
     starts: int = STARTS,
     log: Callable[[str], None] = lambda _m: None,
+    first: bool = True,
+    ingest: bool = True,
 ) -> dict[str, Any]:
     syn = size if isinstance(size, Synthetic) else generate_size(size, seed)
     label = size if isinstance(size, str) else "custom"
@@ -429,8 +455,17 @@ def run_size(
     seconds = raw_load(client, graph, syn)
     out["raw_load_s"] = seconds
     out["raw_load_sentences_per_s"] = len(syn.sentences) / seconds
-    log(f"[{label}] ingest (rules) ...")
-    out.update(ingest_rules(client, syn, f"{prefix}_{label}", workdir, ingest_cap))
+    out["graph_memory_mb"] = server_memory(client)["server_used_memory_mb"]
+    if first:  # a fresh process asks first: nothing about this graph is known anywhere
+        names = ask_names(syn, 1)["ordinary"]
+        home = client.settings.home
+        if names and client.server is not None:
+            log(f"[{label}] first answer from a fresh process ...")
+            question = f"If I change {names[0]}, what breaks?"
+            out.update(first_answer(REPO, home, graph, question))
+    if ingest:
+        log(f"[{label}] ingest (rules) ...")
+        out.update(ingest_rules(client, syn, f"{prefix}_{label}", workdir, ingest_cap))
     log(f"[{label}] impact ...")
     out.update(measure_impact(client, graph, syn, policy, starts))
     log(f"[{label}] ask ...")
@@ -445,9 +480,16 @@ def run_size(
     out["ratio_engine_vs_networkx"] = out["impact_engine_p50_ms"] / max(
         out["impact_networkx_p50_ms"], 1e-6
     )
-    out["ratio_ingest_vs_raw_load"] = (
-        out["ingest_sentences_per_s"] / out["raw_load_sentences_per_s"]
+    out["ratio_engine_first_vs_steady"] = (
+        out["impact_engine_first_p50_ms"] / out["impact_engine_p50_ms"]
     )
+    out["ratio_paths_vs_frontier_cypher"] = (
+        out["impact_paths_cypher_p50_ms"] / out["impact_cypher_p50_ms"]
+    )
+    if ingest:
+        out["ratio_ingest_vs_raw_load"] = (
+            out["ingest_sentences_per_s"] / out["raw_load_sentences_per_s"]
+        )
     return out
 
 

@@ -23,6 +23,7 @@ SIZES: dict[str, dict[str, int]] = {
     "small": {"entities": 1_000, "edges": 4_000, "sentences": 5_000},
     "medium": {"entities": 10_000, "edges": 40_000, "sentences": 45_000},
     "large": {"entities": 50_000, "edges": 200_000, "sentences": 220_000},
+    "xlarge": {"entities": 200_000, "edges": 1_000_000, "sentences": 1_100_000},
 }
 
 # kind -> name prefix (plain values: the catalog is written with yaml.safe_dump)
@@ -57,14 +58,14 @@ FILLER = (
 SENTENCES_PER_DOC = 50
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SynEntity:
     id: str
     name: str
     kind: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SynEdge:
     key: str
     subject: str  # entity id
@@ -74,7 +75,7 @@ class SynEdge:
     doc_id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SynSentence:
     id: str
     doc_id: str

@@ -100,6 +100,8 @@ def _valid(kind: str) -> st.SearchStrategy[Any]:
         return st.integers(min_value=1, max_value=3)
     if kind == "string_list":
         return st.lists(text, max_size=5)
+    if kind == "node_list":  # a frontier walk's node ids (zehn.engine.frontier)
+        return st.lists(st.integers(min_value=0, max_value=2**62), max_size=5)
     return text
 
 

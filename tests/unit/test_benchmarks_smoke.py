@@ -45,3 +45,7 @@ def test_tiny_run_returns_every_metric(settings: Settings, tmp_path: Path) -> No
     assert result["entities"] == 60 and result["edges"] == 150
     assert result["impact_engine_p50_ms"] > 0 and result["ingest_sentences_per_s"] > 0
     assert sum(result["ask_statuses"].values()) >= 1
+    # the same frontier walk as raw Cypher, and a fresh process's first answer on the graph
+    assert result["impact_reached_max"] >= result["impact_reached_p50"] > 0
+    assert result["first_answer_status"] in ("answered", "abstained"), result
+    assert result["memory_total_mb"] > result["python_peak_rss_mb"] > 0

@@ -124,6 +124,11 @@ def test_per_query_behaviour_is_declared_on_the_query() -> None:
         "find_entities": (True, None, None),
         "downstream_impact": (False, "impact", None),
         "upstream_dependencies": (False, "impact", None),
+        # the frontier walk's layers and parent edges (zehn.engine.frontier)
+        "impact_layer": (False, "impact", None),
+        "impact_parents": (False, "impact", None),
+        "upstream_layer": (False, "impact", None),
+        "upstream_parents": (False, "impact", None),
         "neighbours": (False, "predicates", None),
         "path_between": (False, "predicates", None),
         "mentions": (False, None, "param"),
@@ -156,8 +161,9 @@ class _Graph:
 def test_impact_walks_get_the_policys_impact_predicates(name: str) -> None:
     graph, policy = _Graph(), load_policy("production")
     ToolExecutor(graph, "g", policy).run(name, {"entity_id": "service:a", "depth": 2})
-    assert [p["depth"] for p in graph.sent] == [1, 2]
-    for sent in graph.sent:
+    # the frontier walk looks up its start first (this graph has none), then every path by depth
+    assert [p.get("depth") for p in graph.sent] == [None, 1, 2]
+    for sent in graph.sent[1:]:
         assert sent["reverse"] == list(policy.impact_predicates("reverse"))
         assert sent["forward"] == list(policy.impact_predicates("forward"))
         assert "CALLS" not in sent["reverse"] and "predicates" not in sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -145,6 +146,31 @@ class ToolCallRecord:
 
 
 @dataclass(frozen=True)
+class Beyond:
+    """A walk that reached more entities than an answer shows (zehn.engine.frontier): the
+    nearest ``shown`` are the answer's paths; the rest are counted, never listed."""
+
+    query: str
+    entity_id: str
+    reached: int
+    shown: int
+    counted: Mapping[int, Mapping[str, int]]  # distance -> kind -> entities not shown
+
+    @property
+    def more(self) -> int:
+        return sum(n for kinds in self.counted.values() for n in kinds.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "entity_id": self.entity_id,
+            "reached": self.reached,
+            "shown": self.shown,
+            "counted": {str(d): dict(kinds) for d, kinds in self.counted.items()},
+        }
+
+
+@dataclass(frozen=True)
 class CitedAnswer:
     """The outcome of one investigation, with its provenance."""
 
@@ -165,6 +191,7 @@ class CitedAnswer:
     language: str = "en"  # the question's language, which the answer text is written in
     parts: tuple[Part, ...] = ()  # a multi-part question's parts; empty for a single question
     related: tuple[Related, ...] = ()
+    beyond: tuple[Beyond, ...] = ()  # large walks: what was counted and not shown
 
     @property
     def answer_citations(self) -> tuple[Citation, ...]:
@@ -189,6 +216,7 @@ class CitedAnswer:
             "language": self.language,
             "parts": [p.to_dict() for p in self.parts],
             "related": [r.to_dict() for r in self.related],
+            "beyond": [b.to_dict() for b in self.beyond],
         }
 
     def to_frame(self) -> pd.DataFrame:

@@ -16,7 +16,7 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -26,6 +26,7 @@ from zehn.engine.answer import (
     AMBIGUOUS,
     ANSWERED,
     ERROR,
+    Beyond,
     Citation,
     CitedAnswer,
     Identity,
@@ -42,12 +43,14 @@ from zehn.engine.events import (
     ToolResultEvent,
     VerdictEvent,
 )
+from zehn.engine.frontier import WalkLimits, beyond_of, with_beyond
 from zehn.engine.gate import decide, evidence_summary
 from zehn.engine.parts import Carried, ask_in_parts
 from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.spelling import named_parts, spelled
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
+from zehn.engine.wording import ambiguous_text, namesakes, printable
 from zehn.errors import (
     InvalidParameters,
     ModelEndpointError,
@@ -68,7 +71,7 @@ from zehn.reading.asking import Asked, Intent
 from zehn.reading.asking_zh import read_asked, refers_back, split_question
 from zehn.reading.binding import Binder
 from zehn.reading.diagrams import is_diagram_edge
-from zehn.reading.lang import KIND_ZH, ZH, detect_language
+from zehn.reading.lang import ZH, detect_language
 from zehn.reading.model import Entity, Mention
 from zehn.reading.questions import WHAT_IS, WHAT_IS_ZH
 from zehn.reading.vocabulary import PREDICATES
@@ -114,8 +117,10 @@ class Engine:
         listener: Listener | None = None,
         deadline_s: float = DEFAULT_DEADLINE_S,
         annotators: Mapping[str, Annotator] | None = None,
+        walk_limits: WalkLimits | None = None,
     ) -> None:
         self.client = client
+        self.walk_limits = walk_limits or WalkLimits()  # how much of a large walk is shown
         self.annotators = dict(annotators or {})
         self.graph = graph
         self.policy = policy
@@ -146,7 +151,7 @@ class _Investigation:
         self.question = question.strip()
         self.spelled = self.question  # names respelled as the graph writes them (step 1)
         self.listener = listener
-        self.tools = ToolExecutor(engine.client, engine.graph, engine.policy)
+        self.tools = ToolExecutor(engine.client, engine.graph, engine.policy, engine.walk_limits)
         self.records: list[ToolCallRecord] = []
         self.history: list[Exchange] = []
         self.returned: set[str] = set()
@@ -156,6 +161,7 @@ class _Investigation:
         self.identities: list[Identity] = []
         self.found_rows: list[dict[str, Any]] = []
         self.truncated: list[str] = []  # walks cut at the row limit: said in limitations
+        self.beyond: list[Beyond] = []  # large walks: the nearest shown, the rest counted
         self.absent: list[str] = []  # asked predicates the graph has no edges of
         self.notes: list[str] = []  # said in limitations (a namesake chosen by fit, …)
         self.searched: set[str] = set()  # sentences whose hops were read at query time
@@ -326,7 +332,7 @@ class _Investigation:
         except (RetrievalError, StoreError) as e:
             ms = (time.perf_counter() - started) * 1000
             self.records.append(
-                ToolCallRecord(name, _printable(arguments), (), ms, f"{type(e).__name__}: {e}", by)
+                ToolCallRecord(name, printable(arguments), (), ms, f"{type(e).__name__}: {e}", by)
             )
             self._emit(ToolResultEvent(name, 0, ms, str(e)))
             if isinstance(e, UnknownQuery | InvalidParameters):
@@ -356,6 +362,8 @@ class _Investigation:
         )
         if outcome.payload.get("truncated"):
             self.truncated.append(f"{outcome.query}: {outcome.payload['truncated']}")
+        if (beyond := beyond_of(outcome.query, outcome.params, outcome.payload)) is not None:
+            self.beyond.append(beyond)
         for path in outcome.paths:
             key = (
                 path.nodes,
@@ -414,6 +422,7 @@ class _Investigation:
         citations = self._citations(cited)
         numbers = {c.id: c.n for c in citations}
         text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)
+        text = with_beyond(text, self.beyond, self.language)  # counted, never listed
         if citations and all(c.stale for c in citations):  # the answer rests on stale evidence
             note = ALL_STALE_ZH if self.language == ZH else ALL_STALE
             answer = self._result(ANSWERED, f"{text.strip()}\n\n{note}", None, citations)
@@ -470,7 +479,7 @@ class _Investigation:
             status,
             dont_know(self.language)
             if status != AMBIGUOUS
-            else _ambiguous_text(self.identities, self.language),
+            else ambiguous_text(self.identities, self.language),
             reason,
             (),
         )
@@ -514,6 +523,7 @@ class _Investigation:
             elapsed_ms=(time.perf_counter() - self.started) * 1000,
             language=self.language,
             related=tuple(related),
+            beyond=tuple(self.beyond),
         )
 
     def _limitations(self) -> tuple[str, ...]:
@@ -554,27 +564,3 @@ class _Investigation:
 
 # Question.namesakes per snapshot: computing them walks every entity of the graph
 _NAMESAKES: WeakKeyDictionary[GraphSnapshot, dict[str, str]] = WeakKeyDictionary()
-
-
-def namesakes(entities: Iterable[Entity]) -> dict[str, str]:
-    """Entity id -> kind of every entity whose name (any case) an entity of another kind has."""
-    entities = list(entities)
-    kinds: dict[str, set[str]] = {}
-    for entity in entities:
-        kinds.setdefault(entity.name.casefold(), set()).add(entity.kind)
-    return {e.id: e.kind for e in entities if len(kinds[e.name.casefold()]) > 1}
-
-
-def _ambiguous_text(identities: Sequence[Identity], language: str = "en") -> str:
-    if language == ZH:
-        listed = "；".join(f"{i.name}（{KIND_ZH.get(i.kind, i.kind)}，{i.id}）" for i in identities)
-        return f"您指的是哪一个？{listed}"
-    listed = "; ".join(f"{i.name} ({i.kind}, {i.id})" for i in identities)
-    return f"Which one do you mean? {listed}"
-
-
-def _printable(arguments: dict[str, Any]) -> dict[str, Any]:
-    return {
-        str(k): (v if isinstance(v, int | float | bool) or v is None else str(v)[:200])
-        for k, v in arguments.items()
-    }

@@ -122,6 +122,7 @@ def compose(question: str, answers: Sequence[CitedAnswer]) -> CitedAnswer:
         elapsed_ms=sum(a.elapsed_ms for a in answers),
         parts=tuple(parts),
         related=tuple(related),
+        beyond=tuple(b for a in answers for b in a.beyond),  # each part's counted walks
     )
 
 

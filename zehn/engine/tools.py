@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from zehn.engine.frontier import Bounded, WalkLimits, nearest, walk
 from zehn.engine.reread import reread
 from zehn.engine.snapshot import GraphSnapshot, snapshot_for
-from zehn.errors import UnknownPredicate, UnknownQuery
+from zehn.errors import QueryError, UnknownPredicate, UnknownQuery
 from zehn.evidence.grade import SUPPORTED, Evidence, GradedPath, Negation, graded_hop
 from zehn.evidence.policy import Policy
 from zehn.queries import QUERIES, NamedQuery, get_query
@@ -52,10 +54,13 @@ class ToolOutcome:
 class ToolExecutor:
     """One per investigation: the only way the question path reaches the database."""
 
-    def __init__(self, client: GraphClient, graph: str, policy: Policy) -> None:
+    def __init__(
+        self, client: GraphClient, graph: str, policy: Policy, limits: WalkLimits | None = None
+    ) -> None:
         self.client = client
         self.graph = graph
         self.policy = policy
+        self.limits = limits or WalkLimits()
         self._predicates: tuple[str, ...] | None = None
         self._searchable: bool | None = None
         self._snapshot: GraphSnapshot | None = None
@@ -80,7 +85,12 @@ class ToolExecutor:
             return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, (), ms, (), rows)
         bound = self._bind_policy(query, params)
         cut: list[int] = []  # depths whose walk reached the row limit
-        if query.variants:  # paths of every length up to depth, each from its fixed variant
+        bounded: Bounded | None = None
+        if query.frontier is not None:  # each reached entity once; a large walk is bounded
+            bounded = self._frontier(query.frontier, bound)
+        if bounded is not None:
+            rows = []
+        elif query.variants:  # paths of every length up to depth, each from its fixed variant
             rows = []
             for depth in range(1, int(params["depth"]) + 1):
                 found = self._read(query, {**bound, "depth": depth})
@@ -92,11 +102,18 @@ class ToolExecutor:
             if query.returns_paths and len(rows) >= MAX_PATH_ROWS:
                 cut.append(1)
         if query.returns_paths:
-            paths = self._graded_paths(rows)
+            paths = list(bounded.paths) if bounded else self._graded_paths(rows)
             payload: dict[str, Any] = {
                 "paths": [_path_for_model(p) for p in paths],
                 "count": len(paths),
             }
+            if bounded is not None:
+                payload.update(bounded.payload())
+                payload["truncated"] = (
+                    f"the walk reached {bounded.reached:,} entities; the nearest "
+                    f"{len(bounded.shown)} are shown (supported first) and the rest counted "
+                    "by distance and kind"
+                )
             if cut:
                 payload["truncated"] = (
                     f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
@@ -176,6 +193,56 @@ class ToolExecutor:
         return self._predicates
 
     # --- internals ------------------------------------------------------------------
+
+    def _frontier(self, prefix: str, bound: dict[str, Any]) -> Bounded | None:
+        """The frontier walk of an impact or upstream query: None when it reaches no more
+        entities than an answer shows (then every path is listed, as the variants find
+        them), else the nearest entities shown and the rest counted."""
+        policy = {k: bound[k] for k in ("reverse", "forward")}
+
+        def reader(name: str) -> Callable[[list[int]], list[dict[str, Any]]]:
+            query = get_query(name)
+            size = next(p.max_items for p in query.params if p.name == "frontier")
+            extra = policy if query.policy_binding == "impact" else {}
+
+            def read(nodes: list[int]) -> list[dict[str, Any]]:
+                rows: list[dict[str, Any]] = []
+                for i in range(0, len(nodes), size):
+                    batch = query.validate({"frontier": nodes[i : i + size]})
+                    rows.extend(self._read(query, {**batch, **extra}))
+                return rows
+
+            return read
+
+        start_id, depth = str(bound["entity_id"]), int(bound["depth"])
+        started = self.internal("entity_node", {"entity_id": start_id})
+        if not started:
+            return None  # no such entity: the variants find nothing, as before
+        start = int(started[0]["node"])
+        layer, parents = reader(f"{prefix}_layer"), reader(f"{prefix}_parents")
+        found = walk(start, start_id, depth, layer, parents)
+        if len(found.reached) <= self.limits.nearest:
+            return None
+        count = reader("node_kinds")
+        for distance in sorted({r.distance for r in found.reached.values()}):
+            nodes = [r.node for r in found.reached.values() if r.distance == distance]
+            found.by_distance[distance] = {
+                str(row["kind"] or ""): int(row["entities"]) for row in count(nodes)
+            }
+        bounded = nearest(found, self.limits, self._graded_paths)
+        self._same_revision()
+        return bounded
+
+    def _same_revision(self) -> None:
+        """Node ids hold within one revision: a build that swapped the graph in during the
+        walk makes its counts meaningless, which is an error, never an answer."""
+        known = self.snapshot().revision
+        if known is None:
+            return
+        rows = self.internal("graph_revision", {})
+        now = str(rows[0]["revision"]) if rows and rows[0].get("revision") else None
+        if now != known:
+            raise QueryError(f"graph {self.graph} was rebuilt while the walk ran; ask again")
 
     def _read(self, query: NamedQuery, params: dict[str, Any]) -> list[dict[str, Any]]:
         return self.client.read(self.graph, query.text_for(params), params).records()

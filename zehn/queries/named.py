@@ -18,6 +18,8 @@ ENTITY_ID = ParamSpec(
 )
 DEPTH = ParamSpec("depth", "integer", "number of hops, 1 to 3", minimum=1, maximum=3)
 MAX_PATH_ROWS = 2000
+# A frontier walk sends at most this many frontier entities per query.
+MAX_FRONTIER = 50_000
 # When a sentence was stated: set at ingest (zehn.corpus.dates), e.g. a ticket comment by its
 # own date; for graphs built before that, the document's date by the same rule.
 STATED_AT = f"coalesce(s.stated_at, {stated_at_cypher('d')})"
@@ -41,6 +43,30 @@ def _walk(step: str, depth: int) -> str:
         f"RETURN [x IN [{ids}] | x.id] AS nodes, [{keys}] AS keys LIMIT {MAX_PATH_ROWS}"
     )
 
+
+def _layer(step: str) -> str:
+    """One layer of a frontier walk: every entity one hop from the frontier, once (its node
+    id: the server's own, valid within one graph revision, which spares an index lookup
+    per entity). Never every path: the rows are the reached entities."""
+    return (
+        "UNWIND $frontier AS fid MATCH (x:Entity) WHERE id(x) = fid "
+        "MATCH (x)-[r:RELATES]-(n:Entity) "
+        f"WHERE {step.format(i='', x='x')} RETURN DISTINCT id(n) AS node"
+    )
+
+
+def _parents(back: str) -> str:
+    """The edges a walk reaches the given entities over (the parent is one step nearer the
+    start): asked only for the entities an answer shows, to rebuild their paths."""
+    return (
+        "UNWIND $frontier AS fid MATCH (n:Entity) WHERE id(n) = fid "
+        "MATCH (n)-[r:RELATES]-(x:Entity) "
+        f"WHERE {back.format(i='', x='n')} RETURN id(n) AS node, n.id AS id, n.kind AS kind, "
+        "id(x) AS parent, x.id AS parent_id, r.key AS key"
+    )
+
+
+FRONTIER = ParamSpec("frontier", "node_list", "node ids of the frontier", max_items=MAX_FRONTIER)
 
 # Predicates whose data flows from the object to the subject (A READS_FROM S: S's data
 # reaches A). A path may walk them against their edge, so that A WRITES_TO S and
@@ -111,6 +137,7 @@ QUERIES: dict[str, NamedQuery] = {
             variants={d: _walk(_DOWN, d) for d in (1, 2, 3)},
             returns_paths=True,
             policy_binding="impact",
+            frontier="impact",
         ),
         NamedQuery(
             "upstream_dependencies",
@@ -120,6 +147,7 @@ QUERIES: dict[str, NamedQuery] = {
             variants={d: _walk(_UP, d) for d in (1, 2, 3)},
             returns_paths=True,
             policy_binding="impact",
+            frontier="upstream",
         ),
         NamedQuery(
             "path_between",
@@ -226,6 +254,53 @@ QUERIES: dict[str, NamedQuery] = {
             "d.id AS document, d.title AS title, d.source_type AS source_type, "
             f"{STATED_AT} AS date",
             internal=True,
+        ),
+        NamedQuery(
+            "entity_node",
+            "The node id of an entity (where a frontier walk starts).",
+            (ENTITY_ID,),
+            "MATCH (e:Entity {id: $entity_id}) RETURN id(e) AS node",
+            internal=True,
+        ),
+        NamedQuery(
+            "node_kinds",
+            "How many of the given nodes are of each kind (a walk's counts by distance).",
+            (FRONTIER,),
+            "UNWIND $frontier AS fid MATCH (n:Entity) WHERE id(n) = fid "
+            "RETURN n.kind AS kind, count(n) AS entities",
+            internal=True,
+        ),
+        NamedQuery(
+            "impact_layer",
+            "One layer of a downstream_impact frontier walk (each reached entity once).",
+            (FRONTIER,),
+            _layer(_DOWN),
+            internal=True,
+            policy_binding="impact",
+        ),
+        NamedQuery(
+            "upstream_layer",
+            "One layer of an upstream_dependencies frontier walk (each reached entity once).",
+            (FRONTIER,),
+            _layer(_UP),
+            internal=True,
+            policy_binding="impact",
+        ),
+        NamedQuery(
+            "impact_parents",
+            "The edges a downstream_impact walk reaches the given entities over.",
+            (FRONTIER,),
+            _parents(_UP),
+            internal=True,
+            policy_binding="impact",
+        ),
+        NamedQuery(
+            "upstream_parents",
+            "The edges an upstream_dependencies walk reaches the given entities over.",
+            (FRONTIER,),
+            _parents(_DOWN),
+            internal=True,
+            policy_binding="impact",
         ),
         NamedQuery(
             "all_entities",

@@ -32,7 +32,7 @@ each row's ``id``'s, listed in the row's ``evidence`` (``rows``)."""
 @dataclass(frozen=True)
 class ParamSpec:
     name: str
-    type: str  # "string" | "integer" | "string_list"
+    type: str  # "string" | "integer" | "string_list" | "node_list" (internal node ids)
     description: str
     required: bool = True
     minimum: int | None = None
@@ -40,13 +40,16 @@ class ParamSpec:
     max_length: int = MAX_STRING
     enum: tuple[str, ...] = ()
     default: Any = None
+    max_items: int = MAX_LIST  # a string_list's length (larger lists are sent in batches)
 
     def json_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"description": self.description}
         if self.type == "integer":
             schema.update(type="integer", minimum=self.minimum, maximum=self.maximum)
         elif self.type == "string_list":
-            schema.update(type="array", items={"type": "string"}, maxItems=MAX_LIST)
+            schema.update(type="array", items={"type": "string"}, maxItems=self.max_items)
+        elif self.type == "node_list":
+            schema.update(type="array", items={"type": "integer"}, maxItems=self.max_items)
         else:
             schema.update(type="string", maxLength=self.max_length)
             if self.enum:
@@ -63,14 +66,40 @@ class ParamSpec:
             if not low <= value <= high:
                 raise InvalidParameters(f"{where} must be between {low} and {high}, not {value}")
             return value
+        if self.type == "node_list":  # the server's own node ids, within one walk
+            if not isinstance(value, list | tuple) or len(value) > self.max_items:
+                raise InvalidParameters(
+                    f"{where} must be a list of at most {self.max_items} node ids"
+                )
+            if not all(type(v) is int and 0 <= v < 2**63 for v in value):
+                raise InvalidParameters(f"{where} must hold node ids (integers >= 0)")
+            return list(value)
         if self.type == "string_list":
-            if not isinstance(value, list | tuple) or len(value) > MAX_LIST:
-                raise InvalidParameters(f"{where} must be a list of at most {MAX_LIST} strings")
+            if not isinstance(value, list | tuple) or len(value) > self.max_items:
+                raise InvalidParameters(
+                    f"{where} must be a list of at most {self.max_items} strings"
+                )
+            if all(type(v) is str for v in value) and _plain(value, self.max_length):
+                return list(value)  # checked at once: a frontier walk sends thousands
             return [_string(where, v, self.max_length) for v in value]
         text = _string(where, value, self.max_length)
         if self.enum and text not in self.enum:
             raise InvalidParameters(f"{where} must be one of {', '.join(self.enum)}, not {text!r}")
         return text
+
+
+def _plain(values: list[str] | tuple[str, ...], max_length: int) -> bool:
+    """Every value non-blank, short enough, without control characters, valid UTF-8."""
+    joined = "\n".join(values)
+    if not values or _CONTROL.search(joined) or max(map(len, values)) > max_length:
+        return False
+    if any(not v.strip() for v in values):
+        return False
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _string(where: str, value: Any, max_length: int) -> str:
@@ -112,6 +141,10 @@ class NamedQuery:
     # the parameter whose words the engine turns into ``$query`` for the full-text index
     # (zehn.queries.terms): a model passes words, never index syntax
     fulltext: str | None = None
+    # a frontier walk (zehn.engine.frontier) through the internal queries "<frontier>_layer"
+    # (each reached entity once per depth) and "<frontier>_parents" (the edges to the
+    # entities shown); the nearest entities are shown as paths, the rest counted
+    frontier: str | None = None
 
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Checked parameters (defaults filled); unknown or missing ones are refused."""
