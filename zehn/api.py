@@ -14,11 +14,18 @@ from zehn.config import Settings
 from zehn.engine import CitedAnswer, Engine
 from zehn.engine.events import Listener
 from zehn.evidence.policy import Policy, load_policy
-from zehn.extract.pipeline import DEFAULT_STRATEGY, BuildReport, build_graph, resolve_graph
+from zehn.extract.pipeline import (
+    DEFAULT_STRATEGY,
+    BuildReport,
+    StageCallback,
+    build_graph,
+    resolve_graph,
+)
 from zehn.models.base import Model
 from zehn.models.factory import make_model
 from zehn.review.stats import audit_summary
 from zehn.store.client import GraphClient
+from zehn.store.lock import WaitCallback
 
 
 def connect(settings: Settings | None = None) -> GraphClient:
@@ -70,10 +77,16 @@ def ingest(
     catalog: Path | str | None = None,
     settings: Settings | None = None,
     progress: bool = False,
+    wait_s: float | None = None,
+    on_wait: WaitCallback | None = None,
+    stage: StageCallback | None = None,
 ) -> BuildReport:
     """Ingest ``path`` and extract it with ``strategy`` into the graph ``<corpus>__<strategy>``.
 
-    ``progress`` shows a tqdm bar (a widget in Jupyter, stderr in a terminal).
+    ``progress`` shows a tqdm bar (a widget in Jupyter, stderr in a terminal). One build per
+    graph runs at a time: while another holds the graph, this one waits ``wait_s`` seconds
+    (None: until it ends; 0: not at all), calling ``on_wait(holder)``, then raises
+    ``BuildInProgress`` naming it. ``stage(name)`` hears each build stage begin.
     """
     settings = settings or Settings.from_env()
     factory = None
@@ -91,4 +104,7 @@ def ingest(
         settings,
         catalog_path=Path(catalog) if catalog else None,
         progress=factory,
+        stage=stage,
+        lock_wait_s=wait_s,
+        on_lock_wait=on_wait,
     )

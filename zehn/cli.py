@@ -35,6 +35,7 @@ from zehn.reading.lang import detect_language
 from zehn.reading.suggest import suggest_for_path
 from zehn.review.audit import AuditStore
 from zehn.store.health import Health
+from zehn.store.lock import LockHolder
 from zehn.store.server import ManagedServer
 
 EXIT_OK = 0
@@ -42,6 +43,7 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 DEMO_QUESTION = "If I change origin-mapper, what breaks?"
 WORKBENCH_NOTEBOOK = SAMPLE_DIR.parent.parent / "notebooks" / "00_workbench.ipynb"
+APP_URL = "/voila/render/" + WORKBENCH_NOTEBOOK.name  # `zehn lab --app` lands here
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,6 +121,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")
     ingest.add_argument("--no-progress", action="store_true")
+    ingest.add_argument(
+        "--wait",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="while another build of the same graph runs, wait for it (default: a script "
+        "that builds gets the graph complete either way) or, with --no-wait, exit 1 naming it",
+    )
     ingest.set_defaults(handler=_ingest)
 
     ask = sub.add_parser(
@@ -187,6 +196,11 @@ def _parser() -> argparse.ArgumentParser:
     lab = sub.add_parser("lab", help="open JupyterLab on the workbench notebook")
     lab.add_argument("--no-browser", action="store_true", help="headless: print the URL instead")
     lab.add_argument("--voila", action="store_true", help="serve the workbench as an app (Voila)")
+    lab.add_argument(
+        "--app",
+        action="store_true",
+        help="JupyterLab that opens on the workbench as an app (Voila), the notebooks a link away",
+    )
     lab.add_argument("--port", type=int, default=8888)
     lab.set_defaults(handler=_lab)
 
@@ -204,6 +218,7 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
         args.strategy,
         catalog=args.catalog,
         progress=not (args.json or args.no_progress),
+        wait=args.wait,
     )
     if not report.swapped:
         if not args.json:
@@ -256,10 +271,15 @@ def _build(
     *,
     catalog: Path | None = None,
     progress: bool,
+    wait: bool = True,
 ) -> BuildReport:
+    def waiting(holder: LockHolder) -> None:
+        print(f"waiting: {holder.graph} is being built ({holder.describe()})", file=sys.stderr)
+
     return ingest(
-        path, corpus, strategy=strategy, catalog=catalog, settings=settings, progress=progress
-    )
+        path, corpus, strategy=strategy, catalog=catalog, settings=settings, progress=progress,
+        wait_s=None if wait else 0, on_wait=waiting,
+    )  # fmt: skip
 
 
 def _ask(args: argparse.Namespace, settings: Settings) -> int:
@@ -402,6 +422,9 @@ def _lab(args: argparse.Namespace, settings: Settings) -> int:
     if args.voila:
         command = [sys.executable, "-m", "voila", notebook.name, f"--port={args.port}",
                    "--Voila.ip=127.0.0.1"]  # fmt: skip
+    elif args.app:  # one server: the app page first (Voila's server extension), Lab beside it
+        command = [sys.executable, "-m", "jupyter", "lab", f"--port={args.port}",
+                   "--ServerApp.ip=127.0.0.1", f"--LabApp.default_url={APP_URL}"]  # fmt: skip
     else:
         command = [sys.executable, "-m", "jupyter", "lab", notebook.name, f"--port={args.port}",
                    "--ServerApp.ip=127.0.0.1"]  # fmt: skip

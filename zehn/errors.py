@@ -78,6 +78,25 @@ class InvalidGraphName(StoreError):
         super().__init__(f"invalid graph name {graph!r}: {reason}")
 
 
+class BuildInProgress(StoreError):
+    """Another build holds this graph's build lock: one build per graph at a time.
+
+    Names the running build (graph, since when, pid and host) so the person who
+    started the second one knows whom they are waiting for.
+    """
+
+    def __init__(self, graph: str, pid: int, host: str, since: str) -> None:
+        self.graph = graph
+        self.pid = pid
+        self.host = host
+        self.since = since
+        super().__init__(
+            f"graph {graph!r} is being built by another build (pid {pid} on {host}, "
+            f"since {since}); wait for it to finish (zehn ingest waits by default) and "
+            "build again"
+        )
+
+
 # --- corpus ------------------------------------------------------------------
 
 

@@ -376,6 +376,7 @@ def test_compare_says_why_the_llm_row_did_not_run(
         ([], "jupyter", ["lab", "00_workbench.ipynb", "--port=8888", "--ServerApp.ip=127.0.0.1"]),
         (["--no-browser", "--port", "9000"], "jupyter", ["--port=9000", "--no-browser"]),
         (["--voila"], "voila", ["00_workbench.ipynb", "--Voila.ip=127.0.0.1"]),
+        (["--app"], "jupyter", ["lab", "--LabApp.default_url=/voila/render/00_workbench.ipynb"]),
     ],
 )
 def test_lab_opens_the_workbench_notebook_on_loopback(

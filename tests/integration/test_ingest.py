@@ -160,14 +160,16 @@ def test_a_document_the_server_refuses_is_reported_and_the_rest_is_ingested(
     from zehn.extract import ingest as ingest_module
 
     corpus = _corpus(tmp_path)
-    real = ingest_module._write_document
+    real = ingest_module._write_parts
+    calls: list[list[str]] = []
 
-    def refuse_design(*args: Any, **kwargs: Any) -> tuple[int, int, bool]:
-        if args[2].id == "doc/design-md":
+    def refuse_design(client: GraphClient, graph: str, parts: list[Any]) -> None:
+        calls.append([p.doc.id for p in parts])
+        if any(p.doc.id == "doc/design-md" for p in parts):
             raise QueryError("injected: the server refused this write")
-        return real(*args, **kwargs)
+        real(client, graph, parts)
 
-    monkeypatch.setattr(ingest_module, "_write_document", refuse_design)
+    monkeypatch.setattr(ingest_module, "_write_parts", refuse_design)
     report = ingest_path(client, graph_name, corpus)
     assert report.written_ids == ("doc/runbook-md",)
     assert [(s.error, "doc/design-md" in s.reason) for s in report.skipped] == [
@@ -175,3 +177,165 @@ def test_a_document_the_server_refuses_is_reported_and_the_rest_is_ingested(
     ]
     stored = client.read(graph_name, "MATCH (d:Document) RETURN d.id").rows
     assert list(stored) == [("doc/runbook-md",)]
+    # both documents went in one batch; refused, each was written again on its own
+    assert calls == [["doc/design-md", "doc/runbook-md"], ["doc/design-md"], ["doc/runbook-md"]]
+
+
+def _long_document(root: Path, sentences: int, word: str = "ledger") -> Path:
+    """An invented document of ``sentences`` sentences in paragraphs of three."""
+    lines = [
+        f"Service {word}-{i} depends on queue-{i}. It retries. It logs."
+        for i in range(sentences // 3)
+    ]
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "long.md").write_text("# Long\n\n" + "\n\n".join(lines) + "\n", "utf-8")
+    return root
+
+
+class _Bar:
+    """A tqdm-like bar that records what it is told."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.updates, self.postfixes = total, 0, []
+
+    def update(self, n: int = 1) -> None:
+        self.updates += n
+
+    def set_postfix_str(self, text: str) -> None:
+        self.postfixes.append(text)
+
+    def close(self) -> None:
+        return None
+
+
+def test_a_document_larger_than_a_batch_is_written_in_parts_and_complete(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zehn.extract import ingest as ingest_module
+
+    corpus = _long_document(tmp_path / "docs", 300)
+    whole = ingest_path(client, f"{graph_name}_whole", corpus)  # one batch: 301 sentences
+    monkeypatch.setattr(ingest_module, "BATCH_SENTENCES", 80)
+    real = ingest_module._write_parts
+    sizes: list[int] = []
+
+    def counted(client: GraphClient, graph: str, parts: list[Any]) -> None:
+        sizes.append(sum(p.sentences for p in parts))
+        real(client, graph, parts)
+
+    monkeypatch.setattr(ingest_module, "_write_parts", counted)
+    bars: list[_Bar] = []
+    report = ingest_path(
+        client, graph_name, corpus, progress=lambda n: bars.append(_Bar(n)) or bars[-1]
+    )
+    assert len(sizes) >= 4 and max(sizes) <= 80 and sum(sizes) == whole.sentences == 301
+    assert (report.sentences, report.chunks, report.written) == (whole.sentences, whole.chunks, 1)
+    assert _sentences(client, graph_name) == _sentences(client, f"{graph_name}_whole")
+    chunks = client.read(graph_name, "MATCH (c:Chunk)-[:PART_OF]->(:Document) RETURN count(c)")
+    assert chunks.scalar() == whole.chunks
+    (bar,) = bars
+    assert bar.postfixes[0] == f"doc/long-md: part 1 of {len(sizes)} written"
+    assert bar.postfixes[-1] == f"doc/long-md: part {len(sizes)} of {len(sizes)} written"
+
+
+def test_a_changed_large_document_replaces_all_of_its_old_parts(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zehn.extract import ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "BATCH_SENTENCES", 80)
+    corpus = _long_document(tmp_path / "docs", 300)
+    ingest_path(client, graph_name, corpus)
+    _long_document(corpus, 240, word="billing")
+    report = ingest_path(client, graph_name, corpus)
+    assert report.written_ids == ("doc/long-md",)
+    texts = [text for text, *_ in _sentences(client, graph_name).values()]
+    assert len(texts) == report.sentences == 241
+    assert not any("ledger" in t for t in texts) and sum("billing" in t for t in texts) == 80
+
+
+def test_a_refused_later_part_fails_the_build_and_the_live_graph_stays(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zehn.errors import QueryError
+    from zehn.extract import ingest as ingest_module
+    from zehn.extract.pipeline import build_graph
+
+    corpus = _long_document(tmp_path / "c" / "sources", 300)
+    first = build_graph(client, graph_name, corpus.parent, "rules")
+    live = f"{graph_name}__rules"
+    before = sorted(client.read(live, "MATCH (n) WHERE NOT n:Meta RETURN labels(n)[0], n.id").rows)
+    _long_document(corpus, 270, word="billing")
+    monkeypatch.setattr(ingest_module, "BATCH_SENTENCES", 80)
+    real = ingest_module._write_parts
+    written: list[int] = []
+
+    def refuse_third(client: GraphClient, graph: str, parts: list[Any]) -> None:
+        if any(p.number == 3 for p in parts):
+            stored = client.read(
+                graph, "MATCH (s:Sentence {doc_id: 'doc/long-md'}) RETURN count(s)"
+            )
+            assert stored.scalar() == sum(written) > 0  # two parts are in the staging graph
+            raise QueryError("injected: the server refused this write")
+        real(client, graph, parts)
+        written.append(sum(p.sentences for p in parts))
+
+    monkeypatch.setattr(ingest_module, "_write_parts", refuse_third)
+    with pytest.raises(QueryError, match=r"'doc/long-md' \(271 sentences\).*part 3 of [4-9]"):
+        build_graph(client, graph_name, corpus.parent, "rules")
+    assert len(written) == 2
+    assert first.swapped and first.ingest.sentences == 301
+    after = sorted(client.read(live, "MATCH (n) WHERE NOT n:Meta RETURN labels(n)[0], n.id").rows)
+    assert after == before
+    assert f"{live}__staging" not in client.list_graphs()
+
+
+def test_a_large_document_cut_off_between_parts_is_written_whole_by_the_next_ingest(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zehn.errors import GraphUnavailable
+    from zehn.extract import ingest as ingest_module
+
+    corpus = _long_document(tmp_path / "docs", 300)
+    whole = ingest_path(client, f"{graph_name}_whole", corpus)
+    monkeypatch.setattr(ingest_module, "BATCH_SENTENCES", 80)
+    real = ingest_module._write_parts
+
+    def server_gone_at_part_two(client: GraphClient, graph: str, parts: list[Any]) -> None:
+        if any(p.number == 2 for p in parts):
+            raise GraphUnavailable("injected: the server went away")
+        real(client, graph, parts)
+
+    monkeypatch.setattr(ingest_module, "_write_parts", server_gone_at_part_two)
+    with pytest.raises(GraphUnavailable):
+        ingest_path(client, graph_name, corpus)
+    assert 0 < len(_sentences(client, graph_name)) < whole.sentences
+    monkeypatch.setattr(ingest_module, "_write_parts", real)
+    again = ingest_path(client, graph_name, corpus)
+    assert (again.written, again.unchanged) == (1, 0)
+    assert _sentences(client, graph_name) == _sentences(client, f"{graph_name}_whole")
+    third = ingest_path(client, graph_name, corpus)
+    assert (third.written, third.unchanged) == (0, 1)
+
+
+def test_unchanged_documents_are_refreshed_in_batches_weighed_by_their_text(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zehn.extract import ingest as ingest_module
+
+    corpus = _corpus(tmp_path)
+    ingest_path(client, graph_name, corpus)
+    before = _sentences(client, graph_name)
+    monkeypatch.setattr(ingest_module, "BATCH_SENTENCES", 4)
+    real = ingest_module._write_parts
+    writes: list[list[str]] = []
+
+    def counted(client: GraphClient, graph: str, parts: list[Any]) -> None:
+        writes.append([p.doc.id for p in parts])
+        real(client, graph, parts)
+
+    monkeypatch.setattr(ingest_module, "_write_parts", counted)
+    again = ingest_path(client, graph_name, corpus)
+    assert (again.written, again.unchanged) == (0, 2)
+    assert writes == [["doc/design-md"], ["doc/runbook-md"]]  # together over 4 sentences
+    assert _sentences(client, graph_name) == before

@@ -1,11 +1,18 @@
 """Load a corpus from disk into a named graph: Document, Chunk and Sentence nodes.
 
-Each document is written by one query, so it is in the graph whole or not at
-all. Re-ingesting is idempotent: a document whose text is unchanged is left
-as it is (only its metadata is refreshed); a changed document replaces its own
-chunks, sentences and the edges extracted from it, and nothing else. A file
-that cannot be loaded is reported with its path and reason while every other
-file is still ingested.
+Documents are written in batched UNWIND queries of about ``BATCH_SENTENCES`` sentences:
+many small documents share one query, and a large one is written in several (its first
+part clears what was stored of it). A batch the server refuses is written again document
+by document, so the one refused is skipped and reported with nothing of it stored, and
+every other document is still written. A document of one part is in the graph whole or
+not at all; one of several parts is written whole inside a build's staging graph
+(``zehn.extract.pipeline``): a later part refused removes what was written of it and
+raises, so the build fails and the live graph stays as it was.
+
+Re-ingesting is idempotent: a document whose text is unchanged is left as it is (only
+its metadata is refreshed); a changed document replaces its own chunks, sentences and the
+edges extracted from it, and nothing else. A file that cannot be loaded is reported with
+its path and reason while every other file is still ingested.
 """
 
 from __future__ import annotations
@@ -42,31 +49,51 @@ ProgressFactory = Callable[[int], Any]
 
 _EXISTING = "MATCH (d:Document) RETURN d.id, d.text_sha"
 
-_REPLACE_DOCUMENT = """
-MERGE (d:Document {id: $doc.id})
-SET d += $doc
-WITH d
-OPTIONAL MATCH (s:Sentence {doc_id: $doc.id})
+# sentences per write; a batch holds whole documents up to it, a larger document is split
+BATCH_SENTENCES = 5_000
+
+# what was stored of documents being replaced: their sentences (with their mentions), chunks
+# and extracted edges. One pass over RELATES for the batch, not one per document.
+_CLEAR_DOCUMENTS = """
+UNWIND $replaced AS rid
+OPTIONAL MATCH (s:Sentence {doc_id: rid})
 DETACH DELETE s
-WITH DISTINCT d
-OPTIONAL MATCH (c:Chunk {doc_id: $doc.id})
+WITH DISTINCT rid
+OPTIONAL MATCH (c:Chunk {doc_id: rid})
 DETACH DELETE c
-WITH DISTINCT d
-OPTIONAL MATCH ()-[r:RELATES {doc_id: $doc.id}]->()
+WITH count(*) AS _
+OPTIONAL MATCH ()-[r:RELATES]->()
+WHERE r.doc_id IN $replaced
 DELETE r
-WITH DISTINCT d
-UNWIND $chunks AS ch
+WITH count(*) AS _
+"""
+# each part: a document's properties (all of them on its first part, its id on the others)
+# and some of its chunks, each chunk with its sentences; a part without chunks refreshes
+# the metadata of an unchanged document
+_WRITE_PARTS = """
+UNWIND $parts AS part
+MERGE (d:Document {id: part.doc.id})
+SET d += part.doc
+WITH d, part
+UNWIND part.chunks AS ch
 CREATE (c:Chunk {id: ch.id, doc_id: ch.doc_id, ordinal: ch.ordinal, start: ch.start, end: ch.end})
 CREATE (c)-[:PART_OF]->(d)
-WITH DISTINCT d
-UNWIND $sentences AS s
-MATCH (c:Chunk {id: s.chunk_id})
+WITH c, ch
+UNWIND ch.sentences AS s
 CREATE (n:Sentence {id: s.id, doc_id: s.doc_id, text: s.text, start: s.start, end: s.end,
                     stated_at: s.stated_at})
 CREATE (n)-[:PART_OF]->(c)
 """
-
-_UPDATE_METADATA = "MATCH (d:Document {id: $doc.id}) SET d += $doc"
+_REMOVE_PARTIAL = """
+MATCH (d:Document {id: $id})
+OPTIONAL MATCH (s:Sentence {doc_id: $id})
+DETACH DELETE s
+WITH DISTINCT d
+OPTIONAL MATCH (c:Chunk {doc_id: $id})
+DETACH DELETE c
+WITH DISTINCT d
+DETACH DELETE d
+"""
 
 
 @dataclass(frozen=True)
@@ -154,7 +181,8 @@ def ingest_path(
     """Ingest every source file under ``path`` into ``graph``.
 
     ``progress`` builds a progress bar from the file count (``tqdm``-like:
-    ``update()`` and ``close()``); None shows none.
+    ``update()`` and ``close()``); None shows none. A document written in several parts
+    says each part on the bar's ``set_postfix_str`` where it has one (tqdm does).
     """
     started = time.perf_counter()
     root = Path(path)
@@ -166,12 +194,10 @@ def ingest_path(
     bump_revision(client, graph)
     existing = {str(i): str(sha) for i, sha in client.read(graph, _EXISTING).rows}
 
-    by_type: Counter[str] = Counter()
     skipped: list[SkippedFile] = []
     seen: dict[str, str] = {}
-    written: list[str] = []
-    unchanged = sentences_total = chunks_total = 0
     bar = progress(len(files)) if progress else None
+    writer = _BatchWriter(client, graph, existing, skipped, bar)
     try:
         for file in files:
             try:
@@ -181,28 +207,15 @@ def ingest_path(
                 _advance(bar)
                 continue
             for doc, sentences in documents:
-                try:
-                    n_sentences, n_chunks, changed = _write_document(
-                        client, graph, doc, sentences, existing
-                    )
-                except AccessDenied:
-                    raise  # every write would fail: not this document's fault
-                except QueryError as e:  # one atomic write refused: nothing of it is stored
-                    reason = f"document {doc.id!r} could not be written: {e}"
-                    skipped.append(SkippedFile(str(file), reason, type(e).__name__))
-                    continue
-                by_type[doc.source_type.value] += 1
-                sentences_total += n_sentences
-                chunks_total += n_chunks
-                if changed:
-                    written.append(doc.id)
-                else:
-                    unchanged += 1
+                writer.add(str(file), doc, sentences)
             _advance(bar)
+        writer.flush()
     finally:  # metadata of unchanged documents is rewritten too: what was kept is stale
         bump_revision(client, graph)
         if bar is not None:
             bar.close()
+    by_type, written, unchanged = writer.by_type, writer.written, writer.unchanged
+    sentences_total, chunks_total = writer.sentences, writer.chunks
     return IngestReport(
         graph=graph,
         root=str(root),
@@ -242,41 +255,177 @@ def _load_unique(
     return split
 
 
-def _write_document(
-    client: GraphClient,
-    graph: str,
-    doc: Document,
-    sentences: list[Sentence],
-    existing: dict[str, str],
-) -> tuple[int, int, bool]:
-    """Write one document atomically; returns (sentences, chunks, whether text was rewritten)."""
+@dataclass
+class _Part:
+    """Some of one document's chunks (with their sentences) for one write."""
+
+    file: str
+    doc: Document
+    props: dict[str, Any]  # every property on a document's first part, the id on the others
+    chunks: list[dict[str, Any]]
+    sentences: int
+    number: int  # 1-based, of ``parts``
+    parts: int
+    replaces: bool  # the first part of a changed document: what was stored of it goes
+    changed: bool  # False: an unchanged document whose metadata is refreshed
+    doc_sentences: int
+    doc_chunks: int
+
+
+class _BatchWriter:
+    """Collects documents into batches of about ``BATCH_SENTENCES`` sentences and writes each
+    batch with one UNWIND query, keeping the report's counts as documents complete."""
+
+    def __init__(
+        self,
+        client: GraphClient,
+        graph: str,
+        existing: dict[str, str],
+        skipped: list[SkippedFile],
+        bar: Any,
+    ) -> None:
+        self.client, self.graph, self.existing, self.skipped, self.bar = (
+            client, graph, existing, skipped, bar,
+        )  # fmt: skip
+        self.pending: list[_Part] = []
+        self.pending_sentences = 0
+        self.refused: set[str] = set()
+        self.by_type: Counter[str] = Counter()
+        self.written: list[str] = []
+        self.unchanged = self.sentences = self.chunks = 0
+
+    def add(self, file: str, doc: Document, sentences: list[Sentence]) -> None:
+        for part in _parts(file, doc, sentences, self.existing):
+            # an unchanged document's refresh sends its text: it weighs its sentences too
+            weight = part.sentences if part.changed else part.doc_sentences
+            if self.pending and self.pending_sentences + weight > BATCH_SENTENCES:
+                self.flush()
+            self.pending.append(part)
+            self.pending_sentences += weight
+
+    def flush(self) -> None:
+        parts = [p for p in self.pending if p.doc.id not in self.refused]
+        self.pending, self.pending_sentences = [], 0
+        if not parts:
+            return
+        try:
+            _write_parts(self.client, self.graph, parts)
+        except AccessDenied:
+            raise  # every write would fail: not these documents' fault
+        except QueryError as error:
+            if len(parts) == 1:
+                self._refused(parts[0], error)
+                return
+            for part in parts:  # find the one refused: write each on its own
+                if part.doc.id in self.refused:
+                    continue
+                try:
+                    _write_parts(self.client, self.graph, [part])
+                except AccessDenied:
+                    raise
+                except QueryError as e:
+                    self._refused(part, e)
+                    continue
+                self._done(part)
+            return
+        for part in parts:
+            self._done(part)
+
+    def _refused(self, part: _Part, error: QueryError) -> None:
+        """A first part refused skips its document, nothing of it stored; a later part
+        refused removes what was written of it and is raised (the build must fail)."""
+        if part.number == 1:
+            reason = f"document {part.doc.id!r} could not be written: {error}"
+            self.skipped.append(SkippedFile(part.file, reason, type(error).__name__))
+            self.refused.add(part.doc.id)
+            return
+        self.client.write(self.graph, _REMOVE_PARTIAL, {"id": part.doc.id})
+        failure = QueryError(
+            f"document {part.doc.id!r} ({part.doc_sentences} sentences) could not be written: "
+            f"part {part.number} of {part.parts} was refused ({error}); what was written of "
+            "it is removed"
+        )
+        raise failure from error
+
+    def _done(self, part: _Part) -> None:
+        if part.number < part.parts:
+            self._report(part)
+            return
+        self.by_type[part.doc.source_type.value] += 1
+        self.sentences += part.doc_sentences
+        self.chunks += part.doc_chunks
+        if part.changed:
+            self.written.append(part.doc.id)
+        else:
+            self.unchanged += 1
+        if part.parts > 1:
+            self._report(part)
+
+    def _report(self, part: _Part) -> None:
+        """Progress inside a document written in several parts (a tqdm bar's postfix)."""
+        show = getattr(self.bar, "set_postfix_str", None)
+        if callable(show):
+            show(f"{part.doc.id}: part {part.number} of {part.parts} written")
+
+
+def _parts(
+    file: str, doc: Document, sentences: list[Sentence], existing: dict[str, str]
+) -> list[_Part]:
+    """The writes of one document: none of its chunks when its text is unchanged (metadata
+    only), else its chunks in parts of about ``BATCH_SENTENCES`` sentences."""
     chunks, stamped = chunk_sentences(doc.id, sentences)
     props = document_properties(doc)
     if existing.get(doc.id) == doc.text_sha:
-        client.write(graph, _UPDATE_METADATA, {"doc": props})
-        return len(stamped), len(chunks), False
-    params = {
-        "doc": props,
-        "chunks": [
-            {"id": c.id, "doc_id": c.doc_id, "ordinal": c.ordinal, "start": c.start, "end": c.end}
-            for c in chunks
-        ],
-        "sentences": [
+        return [_Part(file, doc, props, [], 0, 1, 1, False, False, len(stamped), len(chunks))]
+    rows: list[dict[str, Any]] = [
+        {"id": c.id, "doc_id": c.doc_id, "ordinal": c.ordinal, "start": c.start, "end": c.end,
+         "sentences": []}
+        for c in chunks
+    ]  # fmt: skip
+    for sentence, stated in zip(stamped, stated_dates(doc, stamped), strict=True):
+        rows[sentence.chunk_ordinal]["sentences"].append(
             {
-                "id": s.id,
-                "doc_id": s.doc_id,
-                "text": s.text,
-                "start": s.start,
-                "end": s.end,
-                "chunk_id": chunks[s.chunk_ordinal].id,
+                "id": sentence.id,
+                "doc_id": sentence.doc_id,
+                "text": sentence.text,
+                "start": sentence.start,
+                "end": sentence.end,
                 "stated_at": stated,
             }
-            for s, stated in zip(stamped, stated_dates(doc, stamped), strict=True)
-        ],
-    }
-    client.write(graph, _REPLACE_DOCUMENT, params)
-    existing[doc.id] = doc.text_sha
-    return len(stamped), len(chunks), True
+        )
+    groups: list[list[dict[str, Any]]] = [[]]
+    size = 0
+    for row in rows:
+        if groups[-1] and size + len(row["sentences"]) > BATCH_SENTENCES:
+            groups.append([])
+            size = 0
+        groups[-1].append(row)
+        size += len(row["sentences"])
+    replaces = doc.id in existing
+    out = []
+    for i, group in enumerate(groups):
+        count = sum(len(r["sentences"]) for r in group)
+        first, last = i == 0, i == len(groups) - 1
+        doc_props = props if first else {"id": doc.id}
+        if len(groups) > 1:
+            # the text's hash only with the last part: a document cut off between parts (the
+            # server gone) is not "unchanged" to the next ingest, which writes it again
+            doc_props = {**doc_props, "text_sha": doc.text_sha if last else None}
+        out.append(
+            _Part(file, doc, doc_props, group, count, i + 1, len(groups), replaces and first,
+                  True, len(stamped), len(chunks))
+        )  # fmt: skip
+    return out
+
+
+def _write_parts(client: GraphClient, graph: str, parts: list[_Part]) -> None:
+    """One query: clear the documents being replaced, then write every part."""
+    replaced = [p.doc.id for p in parts if p.replaces]
+    cypher = (_CLEAR_DOCUMENTS if replaced else "") + _WRITE_PARTS
+    params: dict[str, Any] = {"parts": [{"doc": p.props, "chunks": p.chunks} for p in parts]}
+    if replaced:
+        params["replaced"] = replaced
+    client.write(graph, cypher, params)
 
 
 def _advance(bar: Any) -> None:

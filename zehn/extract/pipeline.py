@@ -26,12 +26,16 @@ from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.rules import RulesStrategy
 from zehn.reading.catalog import Catalog
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
+from zehn.store.lock import BuildLock, WaitCallback
 from zehn.store.revision import bump_revision
 
 GRAPH_SEPARATOR = "__"
 STAGING_SUFFIX = "__staging"
 DEFAULT_STRATEGY = "rules"
-_BATCH = 500
+_BATCH = 5_000  # rows per UNWIND write of entities, mentions and edges
+# the stages a build reports to ``stage`` as each begins (the Corpus view draws one bar each)
+BUILD_STAGES = ("files", "sentences", "extraction", "swap")
+StageCallback = Callable[[str], None]
 
 
 # graphrag-sdk is not a dependency of zehn: its required dependencies pull GLiNER and with it
@@ -161,6 +165,33 @@ def build_graph(
     catalog_path: Path | None = None,
     progress: ProgressFactory | None = None,
     rebuild: bool = False,
+    stage: StageCallback | None = None,
+    lock_wait_s: float | None = None,
+    on_lock_wait: WaitCallback | None = None,
+) -> BuildReport:
+    """``_build_graph`` under the graph's build lock (zehn.store.lock): one build per graph at
+    a time. A second build waits ``lock_wait_s`` (None: until the first ends; 0: not at all)
+    and then raises ``BuildInProgress`` naming the running build; ``stage(name)`` is called
+    as each of ``BUILD_STAGES`` begins."""
+    lock = BuildLock(client, graph_name(corpus, strategy_name))
+    with lock.held(wait_s=lock_wait_s, on_wait=on_lock_wait):
+        return _build_graph(
+            client, corpus, path, strategy_name, settings,
+            catalog_path=catalog_path, progress=progress, rebuild=rebuild, stage=stage,
+        )  # fmt: skip
+
+
+def _build_graph(
+    client: GraphClient,
+    corpus: str,
+    path: Path,
+    strategy_name: str = DEFAULT_STRATEGY,
+    settings: Settings | None = None,
+    *,
+    catalog_path: Path | None = None,
+    progress: ProgressFactory | None = None,
+    rebuild: bool = False,
+    stage: StageCallback | None = None,
 ) -> BuildReport:
     """Ingest ``path`` and extract with one strategy into ``<corpus>__<strategy>``.
 
@@ -182,6 +213,7 @@ def build_graph(
     if client.graph_exists(target):
         client.copy_graph(target, staging)
     try:
+        _begin(stage, "files")
         ingest = ingest_path(client, staging, layout.sources, progress=progress)
         if ingest.failed_completely:
             client.delete_graph(staging)
@@ -193,7 +225,9 @@ def build_graph(
         else:
             _clear_extraction(client, staging)
             doc_ids = _all_document_ids(client, staging)
+        _begin(stage, "sentences")
         sources = read_source_texts(client, staging, doc_ids)
+        _begin(stage, "extraction")
         extraction_started = time.perf_counter()
         extraction = strategy.extract(sources, catalog, settings)
         extraction_s = time.perf_counter() - extraction_started
@@ -206,6 +240,7 @@ def build_graph(
         if client.graph_exists(staging):
             client.delete_graph(staging)
         raise
+    _begin(stage, "swap")
     client.replace_graph(staging, target)
     return BuildReport(
         graph=target,
@@ -221,6 +256,11 @@ def build_graph(
         extraction_s=extraction_s,
         elapsed_s=time.perf_counter() - started,
     )
+
+
+def _begin(stage: StageCallback | None, name: str) -> None:
+    if stage is not None:
+        stage(name)
 
 
 _SOURCE_DOCUMENTS = (

@@ -1,7 +1,9 @@
 """Entity binding: find catalog names and aliases in a sentence, with spans and reasons.
 
 Matching is token based (so it scales to large catalogs and needs no word
-boundaries between CJK characters), separator-insensitive ("search api" =
+boundaries between CJK characters): a kept Aho-Corasick matcher over the names'
+lowercased tokens (``zehn.reading.matcher``) finds where names start in one pass, and
+only those positions are checked. It is separator-insensitive ("search api" =
 "search-api") and case-insensitive, except for single capitalised aliases
 such as "Search" or "Web", which must match case and are not trusted at the
 start of a sentence. A name shared by several entities ("Redwood Inference":
@@ -39,11 +41,13 @@ from zehn.reading.lexicon import (
     number_stem,
     number_variants,
 )
+from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention
 from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
 FUZZY_CUTOFF = 90.0
+_CLOSEST_KEPT = 50_000  # near-miss look-ups a binder keeps
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
 # As in _TOKEN, a CJK character is a word of its own: a name needs no boundary at a CJK edge.
@@ -86,6 +90,20 @@ class _Token:
     text: str
     start: int
     end: int
+
+
+# the last tuple of entities mapped by id, and its map: a corpus asks once per document
+_LAST_BY_ID: list[tuple[tuple[Entity, ...], dict[str, Entity]]] = []
+
+
+def entities_by_id(entities: Sequence[Entity]) -> dict[str, Entity]:
+    """``{e.id: e for e in entities}``, kept for the last tuple asked (read it, never change
+    it): building it for each of 900 documents over 10k entities cost seconds a build."""
+    if not isinstance(entities, tuple):
+        return {e.id: e for e in entities}
+    if not _LAST_BY_ID or _LAST_BY_ID[0][0] is not entities:
+        _LAST_BY_ID[:] = [(entities, {e.id: e for e in entities})]
+    return _LAST_BY_ID[0][1]
 
 
 def tokens(text: str) -> list[_Token]:
@@ -154,6 +172,15 @@ class Binder:
                 if _CODE_LIKE.fullmatch(form):
                     code_like[form].add(entity.id)
         self._code_like = {form: ids for form, ids in code_like.items() if len(ids) == 1}
+        # code-like names by length: a near miss at the cutoff differs in length by < 11/9
+        self._code_like_by_length: dict[int, tuple[list[int], list[str]]] = {}
+        for index, form in enumerate(self._code_like):
+            indexes, forms = self._code_like_by_length.setdefault(len(form), ([], []))
+            indexes.append(index)
+            forms.append(form)
+        self._closest: dict[str, tuple[str, float] | None] = {}
+        # kept with the binder: every name in a sentence found in one pass, not per token
+        self._matcher = TokenMatcher(self._forms)
 
     def bind(self, sentence: Sentence, subjects: Collection[str] = ()) -> list[Mention]:
         """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping.
@@ -162,20 +189,22 @@ class Binder:
         names bind there unmarked.
         """
         text = sentence.text
-        toks = tokens(text)
         mentions: list[Mention] = []
         taken: list[tuple[int, int]] = []
-        i = 0
-        while i < len(toks):
-            found = self._longest_at(text, toks, i, subjects)
+        starts = self._matcher.starts([w.lower() for w in _TOKEN.findall(text)])
+        toks = tokens(text) if starts else []
+        i = 0  # the first token not yet inside a mention: longest match first, left to right
+        for at in sorted(starts):
+            if at < i:
+                continue
+            found = self._longest_at(text, toks, at, subjects, counts=starts[at])
             if found is None:
-                i += 1
                 continue
             n, forms, mark = found
-            start, end = toks[i].start, toks[i + n - 1].end
+            start, end = toks[at].start, toks[at + n - 1].end
             mentions.append(self._mention(sentence, start, end, forms, mark))
             taken.append((start, end))
-            i += n
+            i = at + n
         mentions.extend(self._fuzzy(sentence, taken))
         return self._possessed(sentence, sorted(mentions, key=lambda m: m.start), subjects)
 
@@ -234,7 +263,13 @@ class Binder:
         subjects: Collection[str] = (),
         *,
         possessor: bool = False,
+        counts: Sequence[int] | None = None,
     ) -> tuple[int, list[_Form], str] | None:
+        """The longest usable name starting at token ``i``: (tokens, forms, mark), or None.
+
+        ``counts`` are the token counts of the names the matcher found starting there
+        (longest first); without them every length up to the longest name is probed.
+        """
         longest = self._longest.get(toks[i].text.lower(), 0)
         if not longest:
             return None
@@ -244,7 +279,8 @@ class Binder:
             and (toks[i].start >= 2 and text[toks[i].start - 2].isalnum())
         ):
             return None  # inside a longer identifier such as "new-search-api"
-        for n in range(min(longest, len(toks) - i), 0, -1):
+        lengths = counts if counts is not None else range(min(longest, len(toks) - i), 0, -1)
+        for n in lengths:
             window = toks[i : i + n]
             if not _contiguous(text, window):
                 continue
@@ -313,6 +349,36 @@ class Binder:
                 hits.append((entity_id, f"cue {match.group().strip()!r} before the name"))
         return hits[0] if len(hits) == 1 else None
 
+    def _closest_code_like(self, word: str) -> tuple[str, float] | None:
+        """The code-like name ``word`` is a near miss of, with its score; kept per word (a
+        corpus repeats its identifiers, and each look-up scores every code-like name)."""
+        if word in self._closest:
+            return self._closest[word]
+        found = self._score_code_like(word)
+        if len(self._closest) >= _CLOSEST_KEPT:
+            self._closest.clear()
+        self._closest[word] = found
+        return found
+
+    def _score_code_like(self, word: str) -> tuple[str, float] | None:
+        """``process.extractOne`` over every code-like name (the best score, the first such
+        name on a tie), scoring only names whose length can reach the cutoff: fuzz.ratio is
+        at most 200·min/(a+b), under 90 once one length exceeds the other by 11/9."""
+        best: tuple[float, int, str] | None = None
+        low, high = len(word) * 9 // 11 - 1, -(-len(word) * 11 // 9) + 1
+        for length in range(max(low, 1), high + 1):
+            bucket = self._code_like_by_length.get(length)
+            if bucket is None:
+                continue
+            indexes, forms = bucket
+            hit = process.extractOne(word, forms, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+            if hit is None:
+                continue
+            score, index = float(hit[1]), indexes[int(hit[2])]
+            if best is None or score > best[0] or (score == best[0] and index < best[1]):
+                best = (score, index, str(hit[0]))
+        return None if best is None else (best[2], best[0])
+
     def _fuzzy(self, sentence: Sentence, taken: list[tuple[int, int]]) -> list[Mention]:
         if not self._code_like:
             return []
@@ -321,12 +387,10 @@ class Binder:
             start, end = match.span()
             if any(s < end and start < e for s, e in taken):
                 continue
-            best = process.extractOne(
-                match.group(), list(self._code_like), scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
-            )
+            best = self._closest_code_like(match.group())
             if best is None:
                 continue
-            form, score = str(best[0]), float(best[1])
+            form, score = best
             (entity_id,) = self._code_like[form]
             found.append(
                 Mention(

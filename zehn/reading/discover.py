@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from zehn.corpus.model import Progress, Sentence, SourceText
@@ -361,7 +361,8 @@ def _confirms(weak: Clue, other: Clue) -> bool:
 def _entities(group: list[Clue]) -> list[Entity]:
     """The entity (or, where the text gives a second kind next to the name, entities) of
     one normalised name."""
-    kinds = Counter(c.kind for c in group if c.kind is not None and _effective(c, group))
+    effective = _effective_in(group)
+    kinds = Counter(c.kind for c in group if c.kind is not None and effective(c))
     defaults = Counter(c.default_kind for c in group if c.default_kind is not None)
     fallback = defaults.most_common(1)[0][0] if defaults else EntityKind.SERVICE
     primary = kinds.most_common(1)[0][0] if kinds else fallback
@@ -379,6 +380,21 @@ def _entities(group: list[Clue]) -> list[Entity]:
         ]
         out.append(_entity(own, kind))
     return out
+
+
+def _effective_in(group: list[Clue]) -> Callable[[Clue], bool]:
+    """``_effective`` over ``group``, once per distinct (alone, kind, source, name, closed):
+    what it reads of a clue. A name used 10k times in one large document has 10k clues, and
+    asking for each over the whole group was quadratic."""
+    memo: dict[tuple[int, str | None, str, str, bool], bool] = {}
+
+    def effective(clue: Clue) -> bool:
+        key = (clue.alone, clue.kind, clue.source, clue.name, clue.closed)
+        if key not in memo:
+            memo[key] = _effective(clue, group)
+        return memo[key]
+
+    return effective
 
 
 def _effective(clue: Clue, group: list[Clue]) -> bool:
@@ -412,7 +428,8 @@ def _entity(clues: list[Clue], kind: str) -> Entity:
     # per form, per source: the first reason and how many clues gave it
     evidence: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
     for clue in clues:
-        for form in {clue.name, clue.written} - {""}:
+        for form in dict.fromkeys(f for f in (clue.name, clue.written) if f):  # in order:
+            # a set's order changes with the hash seed, and with it which form ranks first
             reason, count = evidence[form].get(clue.source, (clue.reason, 0))
             evidence[form][clue.source] = (reason, count + 1)
     uses = {form: sum(n for _, n in by_source.values()) for form, by_source in evidence.items()}
@@ -457,14 +474,29 @@ def _form_key(form: str) -> str:
 # --- what a document is about ----------------------------------------------------------------
 
 
+# the last tuple of entities indexed and its index: a corpus asks once per document with the
+# same tuple, and indexing 10k entities per document was most of a synthetic build's time
+_LAST_INDEX: list[tuple[tuple[Entity, ...], dict[str, list[Entity]]]] = []
+
+
 def _by_key(entities: Iterable[Entity]) -> dict[str, list[Entity]]:
+    if isinstance(entities, tuple):
+        if _LAST_INDEX and _LAST_INDEX[0][0] is entities:
+            return _LAST_INDEX[0][1]
+        index = _index_by_key(entities)
+        _LAST_INDEX[:] = [(entities, index)]
+        return index
+    return _index_by_key(entities)
+
+
+def _index_by_key(entities: Iterable[Entity]) -> dict[str, list[Entity]]:
     index: dict[str, list[Entity]] = defaultdict(list)
     for entity in entities:
         for form in {entity.name, *entity.aliases}:
             key = name_key(form)
             if key and entity not in index[key]:
                 index[key].append(entity)
-    return index
+    return dict(index)  # read only: a missing key must not grow it
 
 
 def _named(text: str, index: dict[str, list[Entity]]) -> Entity | None:

@@ -208,6 +208,27 @@ _DEFINITE_HEAD = re.compile(
 )
 
 
+# (the list of earlier mentions, how many of them are indexed, the index): a document asks
+# once per sentence with the same growing list, so only its new mentions are indexed (the
+# whole list each time made a 200k-sentence document quadratic)
+_HEADS: list[tuple[Sequence[Mention], int, dict[str, dict[str, str]]]] = []
+
+
+def _heads_of(earlier: Sequence[Mention]) -> dict[str, dict[str, str]]:
+    """Last word (lowercase) -> {entity id: the latest surface} of earlier names of two words
+    or more; kept for the list last asked about while it only grows."""
+    if _HEADS and _HEADS[0][0] is earlier and _HEADS[0][1] <= len(earlier):
+        _, done, by_head = _HEADS[0]
+    else:
+        done, by_head = 0, {}
+    for mention in earlier[done:]:
+        words = mention.surface.split()
+        if mention.entity_id and not mention.reference and len(words) >= 2:
+            by_head.setdefault(words[-1].lower(), {})[mention.entity_id] = mention.surface
+    _HEADS[:] = [(earlier, len(earlier), by_head)]
+    return by_head
+
+
 def definite_heads(
     sentence_id: str,
     offset: int,
@@ -218,11 +239,7 @@ def definite_heads(
     """ "the Collector" after the page named "OpenTelemetry Collector": a capitalised head word
     after "the" is the one name given in full earlier in the document that ends in it. Only a
     name of two words or more counts, and only when exactly one entity so ends."""
-    by_head: dict[str, dict[str, str]] = {}
-    for mention in earlier:
-        words = mention.surface.split()
-        if mention.entity_id and not mention.reference and len(words) >= 2:
-            by_head.setdefault(words[-1].lower(), {})[mention.entity_id] = mention.surface
+    by_head = _heads_of(earlier)
     found = []
     for match in _DEFINITE_HEAD.finditer(text):
         named = by_head.get(match["head"].lower(), {})

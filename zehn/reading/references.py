@@ -23,7 +23,7 @@ from itertools import pairwise
 
 from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.agents_zh import agent_references
-from zehn.reading.binding import Binder
+from zehn.reading.binding import Binder, entities_by_id
 from zehn.reading.catalog import Catalog
 from zehn.reading.diagram_context import document_flows
 from zehn.reading.diagrams import diagram_mentions
@@ -123,7 +123,7 @@ def document_references(
     binder: Binder,
 ) -> dict[str, list[Mention]]:
     """Reference mentions per sentence id of ``document`` (only sentences that get one)."""
-    by_id = {e.id: e for e in entities}
+    by_id = entities_by_id(entities)
     subject = document_subject(document, entities, binder)
     section: _Focus | None = None
     focus = subject

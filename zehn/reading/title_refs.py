@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
+from zehn.reading.binding import Binder, entities_by_id
 from zehn.reading.model import Entity, Mention
 from zehn.reading.vocabulary import EntityKind
 
@@ -52,7 +52,7 @@ def _title(document: SourceText, entities: Sequence[Entity], binder: Binder) -> 
     covering = [
         m for m in binder.bind(probe) if m.entity_id and (m.end - m.start) * 2 >= len(title)
     ]
-    by_id = {e.id: e for e in entities}
+    by_id = entities_by_id(entities)
     entity = by_id.get(covering[0].entity_id or "") if len(covering) == 1 else None
     if entity is None:
         return None
