@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The main job: build the sample graph, answer a change-impact question in the
-# terminal, then open the workbench in JupyterLab (HEADLESS=1: print its URL instead).
+# terminal, then open the workbench: JupyterLab landing on the workbench as an app
+# (Voila), the notebooks a link away (HEADLESS=1: print its URL instead).
 demo: $(STAMP)
 	$(BIN)/zehn demo
-	$(BIN)/zehn lab $(LAB_FLAGS)
+	$(BIN)/zehn lab --app $(LAB_FLAGS)
 
 # Debian's Chromium for the browser tests (never `playwright install`).
 browser:

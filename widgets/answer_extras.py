@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from widgets.html import AMBER, GREY, STATUS_COLOURS, escape
 from zehn import Citation, CitedAnswer
+from zehn.engine.frontier import beyond_text
 
 _MARKER = re.compile(r"\[(\d+)\]")
 CitationHtml = Callable[[Citation], str]
@@ -66,4 +67,27 @@ def related_html(answer: CitedAnswer, citation_html: CitationHtml) -> str:
         "state about the named entities, not the answer</summary>"
         f'<ul class="zehn-related-items" style="font-size:95%">{items}</ul>'
         f'<ol class="zehn-related-citations" style="padding-left:22px">{quotes}</ol></details>'
+    )
+
+
+def beyond_html(answer: CitedAnswer) -> str:
+    """What a bounded walk counted and did not show ("reached 5,235 entities; the nearest 25
+    shown and graded; and 5,210 more at distance 3 …"): counts of the walk, never rows. An
+    answered text already ends with the counts, so there only the reach is added."""
+    if not answer.beyond:
+        return ""
+    names = {i.id: i.name for i in answer.identities}
+    items = []
+    for walk in answer.beyond:
+        start = names.get(walk.entity_id, walk.entity_id)
+        counted = "" if answer.status == "answered" else f"; {beyond_text(walk.counted)}"
+        items.append(
+            f'<li class="zehn-beyond-item" data-reached="{walk.reached}" '
+            f'data-shown="{walk.shown}">{escape(walk.query)} from <b>{escape(start)}</b> '
+            f"reached {walk.reached:,} entities; the nearest {walk.shown:,} are shown and "
+            f"graded{escape(counted)}</li>"
+        )
+    return (
+        f'<div class="zehn-beyond" style="color:{GREY};font-size:95%">'
+        f'<ul style="margin:4px 0;padding-left:20px">{"".join(items)}</ul></div>'
     )

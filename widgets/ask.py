@@ -21,8 +21,9 @@ from typing import Any
 import ipywidgets as w
 import traitlets
 
-from widgets.answer_extras import found_by_mark, parts_html, related_html
-from widgets.graph_view import GraphView
+from widgets.answer_extras import beyond_html, found_by_mark, parts_html, related_html
+from widgets.export import ExportBar
+from widgets.graph_view import GraphView, question_entities
 from widgets.html import (
     AMBER,
     GREEN,
@@ -78,6 +79,7 @@ class AskView(w.VBox):
         self.result = w.HTML()
         self.graph = GraphView()
         self.graph.layout.display = "none"
+        self.exports = ExportBar(session.settings, self.graph)  # graph as HTML, answer as .md
         self.button.on_click(lambda _: self._clicked())
         session.on_policy_change(self._show_policy)
         self._following = True
@@ -91,6 +93,7 @@ class AskView(w.VBox):
                 self.investigation,
                 self.result,
                 self.graph,
+                self.exports,
             ]
         )
 
@@ -105,6 +108,7 @@ class AskView(w.VBox):
         self.investigation.value = _log_html(["<li><i>investigating…</i></li>"])
         self.result.value = ""
         self.graph.layout.display = "none"
+        self.exports.show(None)
         failure: BaseException | None = None
         try:
             answer = self.session.engine().ask(question, listener=self._on_event)
@@ -117,6 +121,7 @@ class AskView(w.VBox):
             self.result.value = error_box(e)
             raise
         self._show(answer, failure)
+        self.exports.show(answer)
         self.answer = answer
         self._handlers(answer)
         return answer
@@ -184,6 +189,7 @@ class AskView(w.VBox):
             parts.append(_ambiguous_html(answer))
         else:
             parts.append(_withheld_html(answer, failure))
+        parts.append(beyond_html(answer))
         parts.append(related_html(answer, lambda c: _citation_html(c, [])))
         parts.append(_limitations_html(answer.limitations))
         self.result.value = (
@@ -192,7 +198,7 @@ class AskView(w.VBox):
         )
         if answer.paths:
             names = {i.id: i.name for i in answer.identities}
-            self.graph.show_paths(answer.paths, names)
+            self.graph.show_paths(answer.paths, names, focus=question_entities(answer))
             self.graph.layout.display = None
         else:
             self.graph.show_paths(())

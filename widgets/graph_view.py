@@ -1,11 +1,14 @@
-"""Graph view: the paths of an answer as a pyvis network, one edge style per grade.
+"""Graph view: the paths of an answer as a pyvis network, one edge style per grade, one colour
+and shape per entity kind, the question's entity ringed.
 
 The page is self-contained (vis.js inlined, no CDN links) and shown through an
 ``<iframe srcdoc>``, so it works in JupyterLab, Voila and exported HTML with no
-network. Every string from a document, an entity name or a grader reason is
-escaped in Python before it reaches the page; the evidence the click handler
-shows is pre-rendered HTML, JSON-encoded with ``</`` escaped so a sentence
-containing ``</script>`` cannot end the script.
+network. The layout settles (stabilization) and then stays still (physics off), so a
+reader can find a node where it was. Node labels and hover texts are plain text: vis.js
+draws labels on a canvas and sets hover titles with ``innerText``, and pyvis JSON-encodes
+them (``<``, ``>``, ``&``, ``'`` as JSON unicode escapes), so no markup from a document reaches
+the page. The evidence the click handler shows is pre-rendered HTML, escaped in Python and
+JSON-encoded with ``</`` escaped so a sentence containing ``</script>`` cannot end the script.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ from typing import Any
 import ipywidgets as w
 from pyvis.network import Network
 
+from widgets.graph_style import (
+    KIND_STYLES,
+    SETTLE_JS,
+    kind_legend_html,
+    network_options,
+    node_style,
+    page_height,
+    short_label,
+)
 from widgets.html import (
     BORDER,
     DIAGRAM_LINE,
@@ -28,6 +40,7 @@ from widgets.html import (
     highlight,
     label_chip,
 )
+from zehn.engine.answer import CitedAnswer
 from zehn.evidence.grade import (
     INFERRED,
     INSUFFICIENT,
@@ -42,18 +55,13 @@ from zehn.reading.diagrams import is_diagram_edge
 # vis.js ``dashes`` per grade: the browser tests read these back from the DataSet.
 DASHES: dict[str, bool | list[int]] = {SUPPORTED: False, INFERRED: True, INSUFFICIENT: [2, 6]}
 MARKS: dict[str, str] = {SUPPORTED: "", INFERRED: "⚠ ", INSUFFICIENT: "✕ "}
-IFRAME_HEIGHT = "520px"
 _HINT = "<i>Click an edge to read its sentence, or an entity for its hops.</i>"
 _REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?https?://[^>]*>", re.IGNORECASE)
 _REMOTE_SCRIPT = re.compile(
     r"<script\b[^>]*\bsrc\s*=\s*[\"']?https?://[^>]*>\s*</script\s*>", re.IGNORECASE
 )
-_OPTIONS = {
-    "edges": {"smooth": {"type": "dynamic"}, "font": {"size": 11, "align": "middle"}},
-    "nodes": {"shape": "dot", "size": 14, "font": {"size": 13}},
-    "physics": {"stabilization": {"iterations": 150}},
-    "interaction": {"hover": True},
-}
+# Queries whose entity parameters name what the question is about.
+_FOCUS_PARAMS = ("entity_id", "other_id")
 _CLICK_SCRIPT = """<script>
 (function () {
   var EVIDENCE = %s;
@@ -65,12 +73,13 @@ _CLICK_SCRIPT = """<script>
     box.innerHTML = html || EVIDENCE.hint;
   });
 })();
-</script>
+%s</script>
 """
 
 
-def legend_html() -> str:
-    """What the three edge styles mean, shown above the graph."""
+def legend_html(kinds: Sequence[str] = (), focus: Sequence[tuple[str, str, str]] = ()) -> str:
+    """What the three edge styles mean, which colour and shape each entity kind has (the kinds
+    drawn), and which entity the question asked about (``focus``: id, name, kind)."""
     samples = {
         SUPPORTED: "border-top:3px solid",
         INFERRED: "border-top:3px dashed",
@@ -84,68 +93,106 @@ def legend_html() -> str:
     )
     return (
         f'<div class="zehn-legend" style="font-size:90%;margin:4px 0">{items}'
-        "<br><small>Click an edge to read its sentence; click an entity for its hops.</small>"
+        f"{kind_legend_html(kinds, focus)}"
+        "<small>Click an edge to read its sentence; click an entity for its hops.</small>"
         "</div>"
     )
 
 
 class GraphView(w.VBox):
-    """Entities as nodes, graded hops as edges; click an edge to read its evidence."""
+    """Entities as nodes (coloured and shaped by kind), graded hops as edges; click an edge to
+    read its evidence. ``focus`` names the entities the question asked about."""
 
-    def __init__(self, paths: Sequence[GradedPath] = (), names: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        paths: Sequence[GradedPath] = (),
+        names: Mapping[str, str] | None = None,
+        focus: Sequence[str] = (),
+    ):
         self.legend = w.HTML(legend_html())
         self.frame = w.HTML()
         self._paths: tuple[GradedPath, ...] = ()
         self._names: dict[str, str] = {}
+        self._focus: tuple[str, ...] = ()
         super().__init__([self.legend, self.frame])
-        self.show_paths(paths, names)
+        self.show_paths(paths, names, focus)
 
     def show_paths(
-        self, paths: Sequence[GradedPath], names: Mapping[str, str] | None = None
+        self,
+        paths: Sequence[GradedPath],
+        names: Mapping[str, str] | None = None,
+        focus: Sequence[str] = (),
     ) -> None:
-        """Draw these paths; ``names`` overrides the names the paths carry."""
+        """Draw these paths; ``names`` overrides the names the paths carry; ``focus`` rings
+        the question's entities (those not drawn are ignored)."""
         self._paths = tuple(paths)
         self._names = {k: v for p in self._paths for k, v in p.names.items()}
         self._names.update(names or {})
+        nodes = self.nodes()
+        self._focus = tuple(f for f in dict.fromkeys(focus) if f in nodes)
+        self.legend.value = legend_html(
+            list(dict.fromkeys(_kind(n) for n in nodes)),
+            [(f, self._name(f), _kind(f)) for f in self._focus],
+        )
         if not self._paths:
             self.frame.value = '<div class="zehn-graph-empty"><i>No paths to draw.</i></div>'
             return
         self.frame.value = (
             f'<iframe class="zehn-graph" sandbox="allow-scripts" title="evidence graph" '
-            f'style="width:100%;height:{IFRAME_HEIGHT};border:1px solid {BORDER}" '
-            f'srcdoc="{escape(self.to_html())}"></iframe>'
+            f'style="width:100%;height:{page_height(len(nodes)) + 150}px;'
+            f'border:1px solid {BORDER}" srcdoc="{escape(self.to_html())}"></iframe>'
         )
 
-    def to_html(self) -> str:
-        """The pyvis page for the current paths: self-contained, no remote resources."""
-        network = Network(height="380px", width="100%", directed=True, cdn_resources="in_line")
-        network.options = _OPTIONS
+    @property
+    def focus(self) -> tuple[str, ...]:
+        """The drawn entities the question asked about."""
+        return self._focus
+
+    def nodes(self) -> list[str]:
+        """Every entity drawn, in path order."""
         hops = unique_hops(self._paths)
         ends = (n for h in hops for n in (h.source, h.target))
-        for node in dict.fromkeys([*(n for p in self._paths for n in p.nodes), *ends]):
+        return list(dict.fromkeys([*(n for p in self._paths for n in p.nodes), *ends]))
+
+    def to_html(self, title: str | None = None) -> str:
+        """The pyvis page for the current paths: self-contained, no remote resources. With a
+        ``title`` it is a standalone document (heading and legend inside) for export."""
+        nodes = self.nodes()
+        height = page_height(len(nodes))
+        network = Network(
+            height=f"{height}px", width="100%", directed=True, cdn_resources="in_line"
+        )
+        network.options = network_options()
+        hops = unique_hops(self._paths)
+        for node in nodes:
+            name, kind, focused = self._name(node), _kind(node), node in self._focus
+            hover = f"{name}\n{kind} · {node}" + ("\nthe question asks about it" if focused else "")
             network.add_node(
                 node,
-                label=escape(self._name(node)),
-                title=escape(f"{_kind(node)} · {node}"),
-                color="#54aeff",
+                label=short_label(name),
+                title=hover,
+                zehn_kind=kind,
+                zehn_focus=focused,
+                **node_style(kind, focused),
             )
         edges: dict[str, str] = {}
         for i, hop in enumerate(hops):
             edge_id = f"e{i}"
+            claim = f"{self._name(hop.source)} {hop.rel_type} {self._name(hop.target)}"
+            diagram = f" ({DIAGRAM_LINE})" if is_diagram_edge(hop.best.evidence.text) else ""
             network.add_edge(
                 hop.source,
                 hop.target,
                 id=edge_id,
-                label=escape(f"{MARKS.get(hop.label, '')}{hop.rel_type}"),
-                title=escape(
-                    f"{LABEL_TEXT.get(hop.label, hop.label)}: {hop.best.reason}"
-                    + (f" ({DIAGRAM_LINE})" if is_diagram_edge(hop.best.evidence.text) else "")
-                ),
+                label=f"{MARKS.get(hop.label, '')}{hop.rel_type}",
+                title=f"{hop.rel_type}: {claim}\n"
+                f"{LABEL_TEXT.get(hop.label, hop.label)}: {hop.best.reason}{diagram}",
                 color=LABEL_COLOURS.get(hop.label, GREY),
                 dashes=DASHES.get(hop.label, [2, 6]),
                 width=2,
                 zehn_label=hop.label,
-                zehn_sentence=escape(hop.best.evidence.sentence_id),
+                zehn_predicate=hop.rel_type,
+                zehn_sentence=hop.best.evidence.sentence_id,
             )
             edges[edge_id] = self._hop_html(hop)
         evidence = {
@@ -158,8 +205,16 @@ class GraphView(w.VBox):
             '<div id="zehn-evidence" class="zehn-evidence" style="clear:both;font:13px sans-serif;'
             f'padding:6px 8px;border-top:1px solid {BORDER}">{_HINT}</div>'
         )
-        script = _CLICK_SCRIPT % _script_json(evidence)
-        return page.replace("</body>", f"{panel}{script}</body>", 1)
+        script = _CLICK_SCRIPT % (_script_json(evidence), SETTLE_JS)
+        page = page.replace("</body>", f"{panel}{script}</body>", 1)
+        if title is not None:
+            head = (
+                f'<div class="zehn-export-head" style="font:14px sans-serif;padding:6px 8px">'
+                f"<h3 style='margin:2px 0'>{escape(title)}</h3>{self.legend.value}</div>"
+            )
+            page = page.replace("<body>", f"<body>{head}", 1)
+            page = page.replace("<head>", f"<head><title>{escape(title)}</title>", 1)
+        return page
 
     def _hop_html(self, hop: GradedHop) -> str:
         claim = (
@@ -199,9 +254,23 @@ def _grade_html(grade: Grade) -> str:
     )
 
 
+def question_entities(answer: CitedAnswer) -> tuple[str, ...]:
+    """The entities the question asked about: those the investigation's walks started from
+    or aimed at (``entity_id`` / ``other_id`` of calls that did not fail), in order."""
+    found: list[str] = []
+    for call in answer.tool_calls:
+        if call.error:
+            continue
+        for name in _FOCUS_PARAMS:
+            value = call.params.get(name)
+            if isinstance(value, str) and value and value not in found:
+                found.append(value)
+    return tuple(found)
+
+
 def _kind(node: str) -> str:
     kind, sep, _ = node.partition(":")
-    return kind if sep else "entity"
+    return kind if sep and kind in KIND_STYLES else "entity"
 
 
 def _offline(page: str) -> str:

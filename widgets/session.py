@@ -7,6 +7,8 @@ the toggle re-labels every view; nothing is a global.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import traitlets
@@ -17,12 +19,24 @@ from zehn.extract.pipeline import resolve_graph
 from zehn.models.factory import make_model
 
 
+@dataclass(frozen=True)
+class CorpusSource:
+    """What the active graph was last built from in this session (the Corpus view sets it),
+    so another view can rebuild the same graph after a change, e.g. a curated catalog."""
+
+    corpus: str
+    path: Path
+    strategy: str
+    catalog: Path | None = None
+
+
 class Session(traitlets.HasTraits):
     """One workbench session; build with :meth:`from_settings`."""
 
     graph = traitlets.Unicode()
     policy = traitlets.Instance(Policy)
     model_name = traitlets.Unicode("offline")
+    source = traitlets.Instance(CorpusSource, allow_none=True, default_value=None)
 
     def __init__(
         self, settings: Settings, client: GraphClient | None = None, **kwargs: Any

@@ -4,6 +4,7 @@ reaches it unescaped. Real answers come from the sample graph on a real FalkorDB
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -11,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import REPO
-from widgets.graph_view import GraphView
+from widgets.graph_style import KIND_STYLES, LABEL_MAX, SEED, SETTLE_JS, page_height
+from widgets.graph_view import GraphView, question_entities
 from zehn.config import Settings
 from zehn.engine import Engine
 from zehn.evidence.grade import (
@@ -120,9 +122,14 @@ def test_document_text_names_and_reasons_reach_the_page_only_escaped() -> None:
     assert "doc/evil#1" in first and "source-supported" in first
     assert html.escape(f"reason {ATTRIBUTE}") in first
     assert html.escape(ATTRIBUTE) in evidence["nodes"]["service:c"]
+    # labels (drawn on a canvas) and hover titles (set as innerText) are plain text, in the
+    # page only as JSON with <, >, & and ' escaped: no markup from a document is in the page
     nodes = {n["id"]: n for n in _dataset(page, "nodes")}
-    assert nodes["service:a"]["label"] == html.escape(f"A {SCRIPT}")
-    assert nodes["service:d"]["title"] == "service · service:d"
+    assert nodes["service:a"]["label"] == f"A {SCRIPT}"
+    assert "A \\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in page
+    assert nodes["service:d"]["title"] == "d\nservice · service:d"
+    edges = {e["id"]: e for e in _dataset(page, "edges")}
+    assert str(edges["e1"]["title"]).startswith(f"DEPENDS_ON: B DEPENDS_ON {ATTRIBUTE}\n")
 
 
 def test_an_answer_draws_its_paths_and_no_paths_draws_nothing(engine: Engine) -> None:
@@ -140,3 +147,105 @@ def test_an_answer_draws_its_paths_and_no_paths_draws_nothing(engine: Engine) ->
     labels = {str(n["label"]) for n in _dataset(page, "nodes")}
     assert "ledger-v1" in labels
     assert not _REMOTE.findall(page)
+
+
+# --- reading at a glance: kinds, the question's entity, a still layout, 30 nodes -------------
+
+
+def _kinds_paths() -> list[GradedPath]:
+    kinds = ("service", "team", "customer", "datastore", "topic", "pipeline", "component")
+    ids = [f"{kind}:n{i}" for i, kind in enumerate(kinds)]
+    hops = tuple(
+        _hop(a, b, SUPPORTED, f"{a} depends on {b}", f"doc/k#{i}")
+        for i, (a, b) in enumerate(itertools.pairwise(ids))
+    )
+    return [GradedPath(tuple(ids), hops, {})]
+
+
+def test_nodes_are_coloured_and_shaped_by_kind_with_a_legend() -> None:
+    view = GraphView(_kinds_paths())
+    nodes = _dataset(view.to_html(), "nodes")
+    styles = {(str(n["color"]["background"]), str(n["shape"])) for n in nodes}  # type: ignore[index]
+    assert len(styles) == 7 and len({shape for _, shape in styles}) == 7
+    for node in nodes:
+        colour, shape = KIND_STYLES[str(node["zehn_kind"])]
+        assert node["color"]["background"] == colour and node["shape"] == shape  # type: ignore[index]
+        assert str(node["id"]).startswith(f"{node['zehn_kind']}:")
+    assert not {c for c, _ in styles} & {"#1a7f37", "#bf8700", "#cf222e"}  # grade colours
+    legend = view.legend.value
+    assert legend.count('class="zehn-legend-kind"') == 7
+    for kind in KIND_STYLES:
+        assert (f'data-kind="{kind}"' in legend) == (kind != "entity")
+    only_services = GraphView(_graded_paths())
+    assert only_services.legend.value.count('class="zehn-legend-kind"') == 1
+
+
+def test_the_question_entity_is_ringed_and_named_in_the_legend() -> None:
+    view = GraphView(_graded_paths(), focus=["service:c", "service:not-drawn"])
+    assert view.focus == ("service:c",)
+    nodes = {n["id"]: n for n in _dataset(view.to_html(), "nodes")}
+    focused, other = nodes["service:c"], nodes["service:b"]
+    assert focused["zehn_focus"] is True and other["zehn_focus"] is False
+    assert int(focused["size"]) > int(other["size"])  # type: ignore[call-overload]
+    assert int(focused["borderWidth"]) > int(other["borderWidth"])  # type: ignore[call-overload]
+    assert focused["color"]["border"] != focused["color"]["background"]  # type: ignore[index]
+    assert "the question asks about it" in str(focused["title"])
+    legend = view.legend.value
+    assert 'class="zehn-legend-focus" data-entity-id="service:c"' in legend
+    assert "asked about: <b>" + html.escape(ATTRIBUTE) + "</b>" in legend  # escaped name
+    assert "zehn-legend-focus" not in GraphView(_graded_paths()).legend.value
+
+
+def test_the_layout_settles_and_then_physics_stops() -> None:
+    page = GraphView(_graded_paths()).to_html()
+    match = re.search(r"var options = (\{.*?\});\n", page)
+    assert match
+    options = json.loads(match[1])
+    assert options["physics"]["stabilization"]["enabled"] is True
+    assert options["layout"]["randomSeed"] == SEED  # the same paths, the same layout
+    assert SETTLE_JS in page
+    assert 'network.once("stabilizationIterationsDone", settle)' in page
+    assert "network.setOptions({physics: {enabled: false}})" in page
+
+
+def test_thirty_nodes_get_room_and_readable_labels() -> None:
+    ids = [f"service:component-with-a-rather-long-name-{i}" for i in range(30)]
+    hops = tuple(
+        _hop(ids[0], other, INFERRED, "they are named together", f"doc/n#{i}")
+        for i, other in enumerate(ids[1:])
+    )
+    big = GraphView([GradedPath(tuple(ids), hops, {})])
+    nodes = _dataset(big.to_html(), "nodes")
+    assert len(nodes) == 30
+    assert all(len(str(n["label"])) <= LABEL_MAX for n in nodes)
+    assert len({str(n["label"]) for n in nodes}) == 30 and "…" in str(nodes[5]["label"])
+    assert all(ids[i] in str(nodes[i]["title"]) for i in range(30))  # the whole name on hover
+    options = json.loads(re.search(r"var options = (\{.*?\});\n", big.to_html())[1])  # type: ignore[index]
+    assert options["nodes"]["font"]["size"] >= 14 and options["nodes"]["font"]["strokeWidth"] > 0
+    small = GraphView(_graded_paths())
+    assert page_height(30) > page_height(4)
+    height = re.compile(r"height:(\d+)px")
+    assert int(height.findall(big.frame.value)[0]) > int(height.findall(small.frame.value)[0])
+    edges = _dataset(big.to_html(), "edges")
+    assert all(e["dashes"] is True and str(e["label"]).startswith("⚠") for e in edges)
+    assert all(str(e["title"]).startswith("DEPENDS_ON: ") for e in edges)  # predicate on hover
+
+
+def test_a_standalone_export_page_carries_its_title_and_legend() -> None:
+    view = GraphView(_graded_paths(), focus=["service:a"])
+    page = view.to_html(title=f"What breaks? {SCRIPT}")
+    assert f"<title>What breaks? {html.escape(SCRIPT)}</title>" in page
+    assert 'class="zehn-export-head"' in page and "zehn-legend-focus" in page
+    assert SCRIPT not in page and not _REMOTE.findall(page)
+
+
+def test_an_answer_marks_the_entity_it_asked_about(engine: Engine) -> None:
+    answer = engine.ask("If I change origin-mapper, what breaks?")
+    assert answer.status == "answered" and answer.paths
+    focus = question_entities(answer)
+    assert focus and focus[0] == "service:origin-mapper"
+    view = GraphView(answer.paths, focus=focus)
+    nodes = {n["id"]: n for n in _dataset(view.to_html(), "nodes")}
+    assert nodes["service:origin-mapper"]["zehn_focus"] is True
+    assert sum(bool(n["zehn_focus"]) for n in nodes.values()) == len(view.focus)
+    assert "asked about: <b>origin-mapper</b> (service)" in view.legend.value

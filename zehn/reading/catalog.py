@@ -4,10 +4,18 @@ Other keys of an entry are kept as documentation and ignored (``zehn catalog sug
 ``mentions``, ``first_sentence`` and ``reasons`` for the analyst). ``origin: discovered``, as a
 suggested entry carries it, keeps the cautious binding of discovered names: a name that is an
 ordinary English word binds only where the text marks it; without it a name binds everywhere.
+
+``not_entity: true`` records a curator's decision that a name (a word discovery took, the
+repository's own name) is not an entity: the entry is kept in the file, so the decision
+survives a new suggestion, but it makes no entity and its names bind nothing. ``save_catalog``
+writes a catalog atomically after validating it, keeping the previous file as ``.bak``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +42,8 @@ class Catalog:
 
     entities: tuple[Entity, ...]
     source: str = "<memory>"
+    # Names (and aliases) of entries marked ``not_entity: true``: no entity, nothing bound.
+    not_entities: tuple[str, ...] = ()
 
     def by_id(self) -> dict[str, Entity]:
         return {e.id: e for e in self.entities}
@@ -42,7 +52,11 @@ class Catalog:
     def from_entries(cls, entries: Iterable[Any], source: str = "<memory>") -> Catalog:
         entities: list[Entity] = []
         seen: dict[str, int] = {}
+        rejected: list[tuple[int, str, str | None]] = []
         for index, entry in enumerate(entries, start=1):
+            if _not_entity(entry, index, source):
+                rejected.append(_rejected(entry, index, source))
+                continue
             entity = _entity(entry, index, source)
             if entity.id in seen:
                 raise CatalogError(
@@ -53,8 +67,20 @@ class Catalog:
             seen[entity.id] = index
             entities.append(entity)
         if not entities:
-            raise CatalogError(source, "no entities")
-        return cls(tuple(entities), source)
+            marked = f" ({len(rejected)} marked not_entity)" if rejected else ""
+            raise CatalogError(source, f"no entities{marked}")
+        names: list[str] = []
+        for index, name, kind in rejected:
+            clash = next((i for e, i in seen.items() if kind and e == Entity(name, kind).id), None)
+            if clash is not None:
+                raise CatalogError(
+                    source,
+                    f"entry {index} marks ({name!r}, {kind}) as not an entity, but entry "
+                    f"{clash} makes it one; keep one of the two",
+                )
+            names.append(name)
+        names.extend(a for entry in entries if _marked(entry) for a in _aliases(entry))
+        return cls(tuple(entities), source, tuple(dict.fromkeys(names)))
 
     @classmethod
     def load(cls, path: Path) -> Catalog:
@@ -117,3 +143,77 @@ def catalog_yaml(entries: Sequence[Mapping[str, object]], header: str = "") -> s
         width=100,
     )
     return comments + body
+
+
+def _marked(entry: Any) -> bool:
+    return isinstance(entry, Mapping) and entry.get("not_entity") is True
+
+
+def _not_entity(entry: Any, index: int, source: str) -> bool:
+    """Whether the entry is marked ``not_entity: true`` (anything but a boolean is refused)."""
+    if not isinstance(entry, Mapping) or "not_entity" not in entry:
+        return False
+    flag = entry["not_entity"]
+    if not isinstance(flag, bool):
+        raise CatalogError(source, f"entry {index}: not_entity must be true or false, not {flag!r}")
+    return flag
+
+
+def _rejected(entry: Mapping[str, Any], index: int, source: str) -> tuple[int, str, str | None]:
+    """A ``not_entity`` entry's name and kind: the name is required, the kind optional."""
+    name = entry.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise CatalogError(source, f"entry {index} (not_entity) has no name")
+    kind = entry.get("kind")
+    if kind is not None and kind not in ENTITY_KINDS:
+        raise CatalogError(
+            source, f"entry {index} ({name!r}) has kind {kind!r}; use one of {ENTITY_KINDS}"
+        )
+    if not isinstance(entry.get("aliases") or [], list):
+        raise CatalogError(source, f"entry {index} ({name!r}): aliases must be a list of names")
+    return index, name.strip(), str(kind) if kind else None
+
+
+def _aliases(entry: Mapping[str, Any]) -> list[str]:
+    return [a.strip() for a in entry.get("aliases") or [] if isinstance(a, str) and a.strip()]
+
+
+def backup_path(path: Path) -> Path:
+    """Where ``save_catalog`` keeps the previous file: ``catalog.yaml.bak`` beside it."""
+    return path.with_name(path.name + ".bak")
+
+
+def save_catalog(path: Path, entries: Sequence[Mapping[str, object]], header: str = "") -> Path:
+    """Validate ``entries`` as ``Catalog.load`` will read them, then write the file atomically.
+
+    A bad edit raises ``CatalogError`` and leaves the file as it was; the previous file is
+    kept as ``<name>.bak``, so an analyst can always go back one save.
+    """
+    path = Path(path)
+    text = catalog_yaml(entries, header)
+    data = load_yaml(text)
+    Catalog.from_entries(data["entities"], str(path))  # exactly what the file will hold
+    if not path.parent.is_dir():
+        raise CatalogError(str(path), f"cannot write: no folder {path.parent}")
+    try:
+        if path.exists():
+            _write_atomically(backup_path(path), path.read_bytes())
+        _write_atomically(path, text.encode("utf-8"))
+    except OSError as e:
+        raise CatalogError(str(path), f"cannot write: {e.strerror or e}") from e
+    return path
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and rename it over: never a half file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
