@@ -23,6 +23,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from widgets.curation_model import catalog_location
 from widgets.html import BORDER, CELL, GREEN, GREY, RED, error_box, escape
 from widgets.session import CorpusSource, Session
 from zehn import BuildReport, ZehnError, build_graph
@@ -360,7 +361,9 @@ class CorpusView(w.VBox):
         if not text:
             return None
         try:
-            return CorpusLayout.of(Path(os.path.expanduser(text))).catalog
+            path = Path(os.path.expanduser(text))
+            curated = catalog_location(path, Path(self.session.settings.home))
+            return CorpusLayout.of(path).catalog or (curated if curated.is_file() else None)
         except OSError:
             return None
 
@@ -419,8 +422,10 @@ class CorpusView(w.VBox):
         self.stages.finish(ok=True)
         self.status.value = _state("done", f"built {report.graph}: now the active graph", GREEN)
         self.health.value = health_html(report)
-        self.session.source = CorpusSource(corpus, path, strategy, catalog)
+        # the graph first: views that follow ``source`` (curation) read the new graph, never
+        # the one it replaced
         self.session.graph = report.graph
+        self.session.source = CorpusSource(corpus, path, strategy, catalog)
         return report
 
     def _folder(self) -> Path:
@@ -436,8 +441,8 @@ class CorpusView(w.VBox):
         """The path to build and the catalog file to use, per the catalog choice."""
         choice = self.catalog.value
         layout = CorpusLayout.of(path)
-        if choice == CATALOG_CORPUS:
-            return path, layout.catalog
+        if choice == CATALOG_CORPUS:  # a corpus folder's, else the one the curation saved
+            return path, layout.catalog or self._own_catalog()
         if choice == CATALOG_FILE:
             text = self.catalog_file.value.strip()
             catalog = Path(os.path.expanduser(text)) if text else None

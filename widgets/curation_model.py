@@ -261,7 +261,8 @@ def compare_states(before: GraphState, after: GraphState) -> GraphChanges:
 
 def catalog_location(corpus_path: Path, home: Path | None = None) -> Path:
     """Where the corpus's catalog lives: ``catalog.yaml`` in a corpus folder (beside its
-    ``sources/``, where the build reads it), else ``catalog.yaml`` beside the folder or file.
+    ``sources/``, where the build reads it), else ``<name>.catalog.yaml`` beside the folder or
+    file — its own, never shared with a sibling folder, and never inside the sources.
 
     A folder that is read-only (no write permission bits, as a shared corpus is mounted, even
     for root) is never written: with ``home`` the catalog goes to
@@ -270,7 +271,7 @@ def catalog_location(corpus_path: Path, home: Path | None = None) -> Path:
     if (corpus_path / "sources").is_dir():
         beside = corpus_path / "catalog.yaml"
     else:
-        beside = corpus_path.parent / "catalog.yaml"
+        beside = corpus_path.parent / f"{corpus_path.name}.catalog.yaml"
     if home is None or _writable(beside.parent):
         return beside
     digest = hashlib.sha1(str(corpus_path.resolve()).encode()).hexdigest()[:8]

@@ -4,7 +4,7 @@ A copy of ``../shared/corpora/otel-demo`` (the folder the otel-demo gold names; 
 test is skipped, saying why, where it is not checked out) is built from the Corpus
 tab; in the curation tab one entity gets another kind and an alias (the discovered
 ``topic:kafka`` becomes the component ``component:kafka``, also called "Kafka broker");
-Rebuild saves ``catalog.yaml`` beside the copy and shows what changed; then a question
+Rebuild saves ``<folder>.catalog.yaml`` beside the copy and shows what changed; then a question
 about the Kafka broker is answered and its graph draws every node in its kind's colour,
 with the asked entity ringed. The copy keeps the shared corpus untouched (the curation
 view writes the catalog beside the corpus). Screenshots of each step land in the
@@ -107,8 +107,10 @@ def test_build_curate_rebuild_and_ask_the_otel_demo_docs(
     expect(changes).to_contain_text(f"What changed in {GRAPH}", timeout=BUILD_TIMEOUT_MS)
     timings["otel-demo: Rebuild clicked -> changes shown"] = time.monotonic() - clicked
     expect(changes).to_contain_text(AFTER)
+    # the one entity re-kinded is all that is lost: every other row came from this graph
+    expect(changes).to_contain_text("entities lost: 1")
     keep_screenshot(page, artifacts_dir, "your-corpus-2-curate")
-    catalog = otel_copy.parent / "catalog.yaml"
+    catalog = otel_copy.parent / f"{otel_copy.name}.catalog.yaml"
     assert catalog.is_file() and ALIAS in catalog.read_text(encoding="utf-8")
     stored = client.read(
         GRAPH, "MATCH (e:Entity {id: $id}) RETURN e.kind, e.aliases", {"id": AFTER}

@@ -25,6 +25,7 @@ from widgets.corpus import (
     corpus_name_for,
     save_uploads,
 )
+from widgets.curation import CurationView
 from widgets.session import CorpusSource, Session
 from zehn.config import Settings
 from zehn.errors import CorpusError, SourceError
@@ -255,3 +256,24 @@ def test_the_graph_being_rebuilt_answers_until_the_new_one_is_complete(
     assert report is not None and report.swapped
     assert seen == {"documents": 2, "status": "answered"}  # the old graph, whole, answering
     assert client.read(session.graph, "MATCH (d:Document) RETURN count(d)").scalar() == 3
+
+
+def test_the_curation_view_follows_a_build_with_the_new_graph_not_the_old_one(
+    session: Session, corpus_name: str, tmp_path: Path
+) -> None:
+    old = tmp_path / "old"
+    (old / "notes").mkdir(parents=True)
+    (old / "notes" / "old.md").write_text(
+        "# Zephyr\n\nThe zephyr-gateway service calls the nimbus-ledger service.\n", "utf-8"
+    )
+    first = _view(session, old, f"{corpus_name}-old").build()
+    assert first is not None and session.graph == first.graph
+    curation = CurationView(session)  # follows what the Corpus tab builds
+    folder = _folder(tmp_path / "new", broken=False)
+    report = _view(session, folder, corpus_name).build()
+    assert report is not None and session.graph == report.graph
+    assert curation.graph == report.graph and curation.table is not None
+    names = {row.name for row in curation.table.rows}
+    assert "abacus-api" in names
+    assert not names & {"zephyr-gateway", "nimbus-ledger"}  # never the replaced graph's
+    assert curation.catalog_path == folder.parent / f"{folder.name}.catalog.yaml"

@@ -176,7 +176,9 @@ def test_the_catalog_lives_beside_the_corpus_unless_that_is_read_only(tmp_path: 
     (tmp_path / "folder" / "sources").mkdir(parents=True)
     assert catalog_location(tmp_path / "folder", home) == tmp_path / "folder" / "catalog.yaml"
     (tmp_path / "docs").mkdir()
-    assert catalog_location(tmp_path / "docs", home) == tmp_path / "catalog.yaml"
+    assert catalog_location(tmp_path / "docs", home) == tmp_path / "docs.catalog.yaml"
+    (tmp_path / "notes").mkdir()  # a sibling folder keeps its own catalog
+    assert catalog_location(tmp_path / "notes", home) == tmp_path / "notes.catalog.yaml"
     shared = tmp_path / "shared"
     (shared / "corpus" / "docs").mkdir(parents=True)
     (shared / "corpus").chmod(0o555)  # as a shared corpus is mounted: no write bits
@@ -185,7 +187,9 @@ def test_the_catalog_lives_beside_the_corpus_unless_that_is_read_only(tmp_path: 
         assert kept.parent.parent == home / "catalogs" and kept.name == "catalog.yaml"
         assert kept.parent.name.startswith("docs-")
         assert catalog_location(shared / "corpus" / "docs", home) == kept  # stable
-        assert catalog_location(shared / "corpus" / "docs") == shared / "corpus" / "catalog.yaml"
+        assert (
+            catalog_location(shared / "corpus" / "docs") == shared / "corpus" / "docs.catalog.yaml"
+        )
     finally:
         (shared / "corpus").chmod(0o755)
 
