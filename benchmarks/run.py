@@ -6,11 +6,8 @@ them directly."""
 from __future__ import annotations
 
 import functools
-import os
 import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -20,7 +17,13 @@ from typing import Any
 import networkx as nx
 
 from benchmarks.synthetic import Synthetic, generate_size
-from benchmarks.walks import first_answer, raw_frontier, raw_paths, server_memory
+from benchmarks.walks import (
+    first_answer,
+    fresh_python,
+    raw_frontier,
+    raw_paths,
+    server_memory,
+)
 from zehn.config import Settings
 from zehn.corpus.model import SourceType
 from zehn.engine.loop import Engine
@@ -405,20 +408,8 @@ def cold_start(repo: Path) -> dict[str, Any]:
     """Empty ZEHN_HOME -> managed server started, tiny corpus built, first answer (seconds)."""
     with tempfile.TemporaryDirectory(prefix="zehn-cold-") as tmp:
         home = Path(tmp) / "home"
-        env = {**os.environ, "ZEHN_HOME": str(home)}
-        env.pop("FALKORDB_URL", None)
-        started = time.perf_counter()
         try:
-            done = subprocess.run(
-                [sys.executable, "-c", _COLD, str(home)],
-                cwd=repo,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-            )
-            wall = time.perf_counter() - started
+            done, wall = fresh_python(repo, home, _COLD, [], timeout=300)
         finally:
             from zehn.store.server import ManagedServer
 

@@ -119,22 +119,30 @@ print(round(time.perf_counter() - started, 3), round(time.perf_counter() - asked
 """
 
 
-def first_answer(repo: Path, home: Path, graph: str, question: str) -> dict[str, Any]:
-    """A fresh Python process against the running server holding ``graph``: start-up,
-    imports, connection and the first investigation (nothing known about the graph)."""
+def fresh_python(
+    repo: Path, home: Path, script: str, args: list[str], *, timeout: float
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``script`` in a new Python process with ``ZEHN_HOME=home`` (its own managed server,
+    never ``FALKORDB_URL``), ``home`` as its first argument; the result and the wall time."""
     env = {**os.environ, "ZEHN_HOME": str(home)}
     env.pop("FALKORDB_URL", None)
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", _FIRST, str(home), graph, question],
+        [sys.executable, "-c", script, str(home), *args],
         cwd=repo,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
         check=False,
     )
-    wall = time.perf_counter() - started
+    return done, time.perf_counter() - started
+
+
+def first_answer(repo: Path, home: Path, graph: str, question: str) -> dict[str, Any]:
+    """A fresh Python process against the running server holding ``graph``: start-up,
+    imports, connection and the first investigation (nothing known about the graph)."""
+    done, wall = fresh_python(repo, home, _FIRST, [graph, question], timeout=600)
     if done.returncode != 0:
         return {"first_answer_s": None, "first_answer_error": done.stderr[-500:]}
     _total, ask, status = done.stdout.split()[-3:]

@@ -296,13 +296,7 @@ def _is_hostile(arguments: Mapping[str, Any]) -> bool:
 
 
 def _passes_validation(text: str) -> bool:
-    if _CONTROL.search(text):
-        return False
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return not _CONTROL.search(text) and not _unsendable_text(text)
 
 
 def _unsendable(value: Any) -> bool:

@@ -46,8 +46,7 @@ def senses(predicates: Iterable[str], receiver: str = "") -> list[tuple[str, boo
     for predicate in predicates:
         found.extend((p, False) for p in SAME.get(predicate, (predicate,)))
         found.extend((p, True) for p in INVERSE.get(predicate, ()))
-        if receiver.split(":", 1)[0] in SERVER_KINDS:
-            found.extend((p, False) for p in TO_A_SERVER.get(predicate, ()))
+        found.extend((p, False) for p in to_a_server((predicate,), receiver))
     return list(dict.fromkeys(found))
 
 

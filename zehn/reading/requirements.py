@@ -50,9 +50,10 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
     need = _NEED.match(text, opening.end())
     if holder is None or need is None:
         return []
-    needed = _needed(text, local, need.end())
+    paren = _PAREN.match(text, need.end())
+    needed = _needed(text, local, need.end(), paren)
     options = len(needed) > 1  # "a broker (A, B …)": one of them, not each of them
-    named = _named_kind(text, local, need.end())  # "a Celery backend (A, B …)": Celery, surely
+    named = _named_kind(local, need.end(), paren)  # "a Celery backend (A, B …)": Celery, surely
     return [
         Edge.stated_by(
             sentence,
@@ -71,19 +72,19 @@ def requirement_edges(sentence: Sentence, local: Sequence[Local], strategy: str)
     ]
 
 
-def _named_kind(text: str, local: Sequence[Local], position: int) -> Local | None:
+def _named_kind(local: Sequence[Local], position: int, paren: re.Match[str] | None) -> Local | None:
     """The name inside the noun phrase that the parentheses give examples of: "a Foo backend
     (A, B …)" needs a Foo backend whichever example is chosen; "a broker (A, B …)" names none."""
-    paren = _PAREN.match(text, position)
     if paren is None:
         return None
     inside = [m for m in local if position <= m.start and m.end <= paren.start("inside") - 1]
     return inside[0] if len(inside) == 1 else None
 
 
-def _needed(text: str, local: Sequence[Local], position: int) -> list[Local]:
+def _needed(
+    text: str, local: Sequence[Local], position: int, paren: re.Match[str] | None
+) -> list[Local]:
     """The names in the parentheses after a short noun phrase, else the name right after it."""
-    paren = _PAREN.match(text, position)
     if paren is not None:
         a, b = paren.span("inside")
         return [m for m in local if a <= m.start and m.end <= b]
