@@ -183,6 +183,19 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def isolated_jupyter_env(folder: Path) -> dict[str, str]:
+    """The environment with Jupyter's and IPython's config, data and runtime folders under
+    ``folder``: a server started by a test never reads or writes the user's own."""
+    return {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(folder / "config"),
+        "JUPYTER_DATA_DIR": str(folder / "data"),
+        "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+        "IPYTHONDIR": str(folder / "ipython"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+
+
 @dataclass
 class VoilaServer:
     """One ``voila`` process serving the workbench notebook on a loopback port."""
@@ -212,14 +225,8 @@ class VoilaServer:
         return "\n".join(text.splitlines()[-lines:])
 
     def start(self) -> None:
-        jupyter = self.workdir / f"jupyter-{self.name}"
         env = {
-            **os.environ,
-            "JUPYTER_CONFIG_DIR": str(jupyter / "config"),
-            "JUPYTER_DATA_DIR": str(jupyter / "data"),
-            "JUPYTER_RUNTIME_DIR": str(jupyter / "runtime"),
-            "IPYTHONDIR": str(jupyter / "ipython"),
-            "JUPYTER_PLATFORM_DIRS": "1",
+            **isolated_jupyter_env(self.workdir / f"jupyter-{self.name}"),
             "PYTHONUNBUFFERED": "1",
             **self.env_overrides,
         }

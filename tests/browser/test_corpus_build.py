@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.conftest import PAGE_TIMEOUT_MS, SERVER_START_S, _free_port, _screenshot
+from tests.browser.conftest import (
+    PAGE_TIMEOUT_MS,
+    SERVER_START_S,
+    _free_port,
+    _screenshot,
+    isolated_jupyter_env,
+)
 from tests.browser.test_workbench import ASK_BUTTON, ask, open_workbench
 from zehn.config import Settings
 from zehn.store.client import GraphClient
@@ -161,15 +167,7 @@ def test_make_demo_lands_on_the_working_workbench_with_the_notebooks_a_link_away
     """What ``make demo`` starts after the terminal demo (``zehn lab --app``, headless): the
     URL it prints opens the workbench already rendered, and its link opens JupyterLab."""
     port = _free_port()
-    jupyter = tmp_path / "jupyter"
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(jupyter / "config"),
-        "JUPYTER_DATA_DIR": str(jupyter / "data"),
-        "JUPYTER_RUNTIME_DIR": str(jupyter / "runtime"),
-        "IPYTHONDIR": str(jupyter / "ipython"),
-        "JUPYTER_PLATFORM_DIRS": "1",
-    }
+    env = isolated_jupyter_env(tmp_path / "jupyter")
     log = tmp_path / "lab.log"
     started = time.monotonic()
     with log.open("wb") as out:
