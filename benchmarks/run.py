@@ -31,8 +31,11 @@ from zehn.engine.snapshot import forget_snapshots
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import ZehnError
 from zehn.evidence.policy import Policy, load_policy
+from zehn.extract.name_index import finish_name_index
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
+from zehn.reading.model import Entity
+from zehn.reading.name_keys import name_fields
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
@@ -108,9 +111,10 @@ def timed(fn: Callable[[], Any], repeats: int = 1, label: str = "") -> list[floa
 
 
 def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
-    """UNWIND bulk load of the same documents, sentences, entities, mentions and RELATES edges
-    (the schema ``build_graph`` writes, without chunks). Returns seconds. Rows are made batch
-    by batch, so Python holds one batch of them at a time (a million edges at xlarge)."""
+    """UNWIND bulk load of the same documents, sentences, entities (with their name index),
+    mentions and RELATES edges (the schema ``build_graph`` writes, without chunks). Returns
+    seconds. Rows are made batch by batch, so Python holds one batch of them at a time (a
+    million edges at xlarge)."""
     if client.graph_exists(graph):
         client.delete_graph(graph)
     started = time.perf_counter()
@@ -126,10 +130,11 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
         for s in syn.sentences
     )
     _unwind(client, graph, "UNWIND $rows AS r CREATE (s:Sentence) SET s = r", sentences)
-    entities = (
-        {"id": e.id, "name": e.name, "kind": e.kind, "aliases": [], "origin": "catalog"}
+    entities = (  # with the name index a build writes (zehn.reading.name_keys)
+        {"id": e.id, "name": e.name, "kind": e.kind, "aliases": [], "origin": "catalog",
+         **name_fields(Entity(e.name, e.kind))}
         for e in syn.entities
-    )
+    )  # fmt: skip
     _unwind(client, graph, "UNWIND $rows AS r CREATE (e:Entity) SET e = r", entities)
     text = {s.id: s.text for s in syn.sentences}
     names = {e.id: e.name for e in syn.entities}
@@ -180,6 +185,7 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
         "CREATE (a)-[x:RELATES]->(b) SET x = r.p",
         edges(),
     )
+    finish_name_index(client, graph)
     return time.perf_counter() - started
 
 
@@ -387,8 +393,11 @@ from benchmarks.synthetic import generate
 from zehn.config import Settings
 from zehn.engine.loop import Engine
 from zehn.engine.snapshot import forget_snapshots
+from zehn.extract.name_index import finish_name_index
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
+from zehn.reading.model import Entity
+from zehn.reading.name_keys import name_fields
 from zehn.evidence.policy import load_policy
 from zehn.store.client import GraphClient
 home = Path(sys.argv[1])

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import REPO
 from zehn.config import Settings
 from zehn.engine import Engine
-from zehn.engine.loop import namesakes
+from zehn.engine.wording import namesakes
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.base import DraftAnswer, Exchange, Question, ToolRequest, ToolSpec

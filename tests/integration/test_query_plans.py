@@ -20,13 +20,15 @@ pytestmark = pytest.mark.integration
 
 # queries whose job is a scan: entity name search, counts, the predicate list
 SCANS_ALLOWED = {
-    "find_entities", "resolve_entity", "all_entities", "coverage", "graph_predicates", "graph_revision"
+    "find_entities", "resolve_entity", "all_entities", "coverage", "graph_predicates", "graph_revision",
+    "name_index_meta",
 }  # fmt: skip
 PARAMS: dict[str, Any] = {
     "text": "x", "name": "x", "entity_id": "x", "predicate": "CALLS", "direction": "both",
     "limit": 3, "key": "x", "sentence_id": "x", "keys": ["x"], "ids": ["x"], "names": ["x"],
     "pairs": ["a -> b"], "sources": ["x"], "cues": ["x"],
     "reverse": ["DEPENDS_ON"], "forward": ["FEEDS"], "predicates": ["DEPENDS_ON"],
+    "noun": "x", "prefix": "x", "after": "y", "shortest": 3, "longest": 5,
 }  # fmt: skip
 
 

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import _CODE_LIKE, FUZZY_CUTOFF, Binder, tokens
+from zehn.reading.binding import _CODE_LIKE, Binder, tokens
 from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention, entity_id
+from zehn.reading.near_names import FUZZY_CUTOFF
 
 
 def _entity(name: str, kind: str, *aliases: str, origin: str = "catalog") -> Entity:
@@ -83,15 +84,16 @@ def probe_bind(binder: Binder, sentence: Sentence, subjects: Collection[str] = (
         i += n
     for match in _CODE_LIKE.finditer(text):
         start, end = match.span()
-        if any(s < end and start < e for s, e in taken) or not binder._code_like:
+        owner = binder._code_names.owner
+        if any(s < end and start < e for s, e in taken) or not owner:
             continue
         best = process.extractOne(
-            match.group(), list(binder._code_like), scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
+            match.group(), list(owner), scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
         )
         if best is None:
             continue
         form = str(best[0])
-        (eid,) = binder._code_like[form]
+        eid = owner[form]
         mentions.append(
             Mention(sentence.id, sentence.start + start, sentence.start + end, match.group(),
                     (eid,), f"fuzzy {float(best[1]):.0f} to {form!r}")
@@ -214,7 +216,8 @@ def test_the_near_miss_shortcut_scores_as_a_full_scan() -> None:
     for word in [*sorted(words), "pay-sv", "ledger-ap", "payment-gatewy", "paymnt-api"]:
         if not re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+", word):
             continue
-        full = process.extractOne(word, list(binder._code_like), scorer=fuzz.ratio,
+        owner = binder._code_names.owner
+        full = process.extractOne(word, list(owner), scorer=fuzz.ratio,
                                   score_cutoff=FUZZY_CUTOFF)  # fmt: skip
-        expected = None if full is None else (str(full[0]), float(full[1]))
-        assert binder._score_code_like(word) == expected, word
+        expected = None if full is None else (str(full[0]), owner[str(full[0])], float(full[1]))
+        assert binder._code_names.closest(word) == expected, word

@@ -18,7 +18,6 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from zehn.corpus.model import Sentence, SourceType
 from zehn.engine.answer import (
@@ -46,11 +45,10 @@ from zehn.engine.events import (
 from zehn.engine.frontier import WalkLimits, beyond_of, with_beyond
 from zehn.engine.gate import decide, evidence_summary
 from zehn.engine.parts import Carried, ask_in_parts
-from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.spelling import named_parts, spelled
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
-from zehn.engine.wording import ambiguous_text, namesakes, printable
+from zehn.engine.wording import ambiguous_text, printable
 from zehn.errors import (
     InvalidParameters,
     ModelEndpointError,
@@ -301,13 +299,10 @@ class _Investigation:
             self._model_call(step)
         raise _Stop(ABSTAINED, f"the model gave no answer within {steps} steps")
 
-    def _namesakes(self) -> dict[str, str]:
+    def _namesakes(self) -> Mapping[str, str]:
         """Question.namesakes: kept per graph revision, like the entities they come from."""
         try:
-            snapshot = self.tools.snapshot()
-            found = _NAMESAKES.get(snapshot)
-            if found is None:
-                found = _NAMESAKES[snapshot] = namesakes(snapshot.entities.values())
+            found = self.tools.snapshot().namesakes()
         except (StoreError, RetrievalError) as e:  # the database failed: never a guess
             raise _Stop(ERROR, f"{type(e).__name__}: {e}") from e
         return found
@@ -560,7 +555,3 @@ class _Investigation:
     def _emit(self, event: Event) -> None:
         if self.listener is not None:
             self.listener(event)
-
-
-# Question.namesakes per snapshot: computing them walks every entity of the graph
-_NAMESAKES: WeakKeyDictionary[GraphSnapshot, dict[str, str]] = WeakKeyDictionary()

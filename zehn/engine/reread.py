@@ -22,7 +22,8 @@ SEARCH = "search"  # the strategy name of edges read at query time (never stored
 
 def reread(rows: Iterable[Mapping[str, Any]], snapshot: GraphSnapshot) -> list[GradedPath]:
     """One-hop paths for every relation the search rows' sentences state between entities."""
-    binder = snapshot.grader.binder
+    rows = list(rows)
+    binder = snapshot.binder_for([str(row["text"]) for row in rows])
     paths: dict[tuple[str, str, str, str], GradedPath] = {}
     for row in rows:
         sentence = Sentence(

@@ -11,11 +11,13 @@ in the same order, so the result is the same.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from zehn.engine.names import NameIndex
 from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import RetrievalError, StoreError
@@ -60,16 +62,20 @@ def _index(snapshot: GraphSnapshot) -> _Index:
 def spelled(question: str, tools: ToolExecutor) -> str:
     """``question`` with loosely written names respelled; unchanged when the graph cannot be
     read here (the investigation then fails, or not, on its own first query)."""
-    try:
-        index = _index(tools.snapshot())
-    except (StoreError, RetrievalError):
-        return question
     words = list(_WORD.finditer(question))
     keys = {
         loose_key(question[words[i].start() : words[j].end()])
         for i in range(len(words))
         for j in range(i + 1, min(len(words), i + MAX_WORDS))
     }
+    try:
+        snapshot = tools.snapshot()
+        names = snapshot.index
+        if names is not None:  # the name index: only the entities of these keys are read
+            return respelled(question, names.loose(keys))
+        index = _index(snapshot)
+    except (StoreError, RetrievalError):
+        return question
     candidates = {e.id: e for key in keys for e in index.loose.get(key, ())}
     ordered = sorted(candidates.values(), key=lambda e: index.order[e.id])
     return respelled(question, ordered)
@@ -81,21 +87,44 @@ def named_parts(entity_ids: Sequence[str], tools: ToolExecutor) -> list[dict[str
     names on its own. Offered to the model as hints, never bound as the question's names."""
     try:
         snapshot = tools.snapshot()
-        entities = snapshot.entities
-        index = _index(snapshot)
+        names = snapshot.index
+        entity: Callable[[str], Entity | None]
+        if names is not None:
+            entity, candidates, order = names.entity, _indexed_candidates(names), names.order
+        else:
+            index = _index(snapshot)
+            entity = snapshot.entities.get
+            candidates = functools.partial(_one_word_candidates, index=index)
+            order = index.order
+        found: list[dict[str, str]] = []
+        for entity_id in entity_ids:
+            asked = entity(entity_id)
+            if asked is None:
+                continue
+            for other_id in sorted(candidates(asked.name), key=order.__getitem__):
+                other = entity(other_id)
+                if (
+                    other is not None
+                    and other.id != entity_id
+                    and _one_word_apart(asked.name, other.name)
+                ):
+                    found.append({"id": other.id, "name": other.name, "of": entity_id})
     except (StoreError, RetrievalError):
         return []
-    found: list[dict[str, str]] = []
-    for entity_id in entity_ids:
-        entity = entities.get(entity_id)
-        if entity is None:
-            continue
-        others = sorted(_one_word_candidates(entity.name, index), key=index.order.__getitem__)
-        for other_id in others:
-            other = entities[other_id]
-            if other.id != entity_id and _one_word_apart(entity.name, other.name):
-                found.append({"id": other.id, "name": other.name, "of": entity_id})
     return found[:MAX_PARTS]
+
+
+def _indexed_candidates(names: NameIndex) -> Callable[[str], set[str]]:
+    """``_one_word_candidates`` through the name index: names starting with this one (a
+    range scan) and the leading parts of this one (exact look-ups)."""
+
+    def candidates(name: str) -> set[str]:
+        lowered = name.strip().lower()
+        found = set(names.named_from(lowered))
+        found.update(names.named([lowered[:cut].strip() for cut in _cuts(lowered)]))
+        return found
+
+    return candidates
 
 
 def _one_word_candidates(name: str, index: _Index) -> set[str]:
@@ -108,12 +137,16 @@ def _one_word_candidates(name: str, index: _Index) -> set[str]:
         if not other.startswith(lowered):
             break
         found.add(other_id)
-    cuts = [m.start() for m in _BREAK.finditer(lowered)] + [
-        i for i, ch in enumerate(lowered) if "\u3400" <= ch <= "\u9fff"
-    ]
-    for cut in cuts:
+    for cut in _cuts(lowered):
         found.update(index.by_name.get(lowered[:cut].strip(), ()))
     return found
+
+
+def _cuts(lowered: str) -> list[int]:
+    """Where a leading part of a name ends: before a space or a dash, or a CJK character."""
+    return [m.start() for m in _BREAK.finditer(lowered)] + [
+        i for i, ch in enumerate(lowered) if "\u3400" <= ch <= "\u9fff"
+    ]
 
 
 def _one_word_apart(a: str, b: str) -> bool:

@@ -299,7 +299,7 @@ class ToolExecutor:
         by_hop: dict[tuple[str, str, str], list[Evidence]] = defaultdict(list)
         for e in known.values():
             by_hop[(e.source, e.rel_type, e.target)].append(e)
-        grades = {k: snap.grade(e) for k, e in known.items()}
+        grades = snap.grade_all(known.values())
         # only support can be superseded: negations are looked up for supported pairs
         pairs = sorted(
             {(e.source, e.target) for k, e in known.items() if grades[k].label == SUPPORTED}
@@ -326,12 +326,16 @@ class ToolExecutor:
             return
         found: dict[tuple[str, str], list[Negation]] = {pair: [] for pair in pairs}
         rows = self.internal("negations", {"pairs": [f"{a} -> {b}" for a, b in pairs]})
-        for row in rows:
-            if not row.get("negated") and not NEGATION.search(str(row["text"])):
-                continue  # no negation word: no need to re-read it
-            evidence = Evidence.from_row({**row, "hedged": False})
-            if evidence.negated or snap.grader.grade(evidence).reason.startswith(
-                "the sentence negates"
+        read = [
+            Evidence.from_row({**row, "hedged": False})
+            for row in rows
+            if row.get("negated") or NEGATION.search(str(row["text"]))
+        ]  # without a negation word there is no need to re-read a statement
+        grader = snap.grader_for([e for e in read if not e.negated]) if read else None
+        for evidence in read:
+            if evidence.negated or (
+                grader is not None
+                and grader.grade(evidence).reason.startswith("the sentence negates")
             ):
                 negation = Negation.from_evidence(evidence)
                 found.setdefault((evidence.source, evidence.target), []).append(negation)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder
+from zehn.reading.binding import Binder, NameCatalog
 from zehn.reading.model import Entity, Mention
 from zehn.reading.relations import sentence_edges
 from zehn.reading.vocabulary import GradeLabel, Predicate
@@ -257,9 +257,11 @@ def path_label(labels: Iterable[str]) -> str:
 class Grader:
     """Grades hops using the graph's own entities (names, aliases, kinds, namesakes)."""
 
-    def __init__(self, entities: Sequence[Entity]) -> None:
-        self.entities = {e.id: e for e in entities}
-        self.binder = Binder(list(self.entities.values()))
+    def __init__(self, entities: Sequence[Entity], catalog: NameCatalog | None = None) -> None:
+        """``catalog``: the graph's names, when ``entities`` are only those that can occur in
+        the sentences to grade (and the hops' own ends); see ``Binder``."""
+        self.binder = Binder(list({e.id: e for e in entities}.values()), catalog)
+        self.entities = self.binder.entities  # with any entity the catalog adds
 
     def grade(self, evidence: Evidence) -> Grade:
         sentence = Sentence(

@@ -23,8 +23,10 @@ from zehn.errors import CorpusError, ExtractionError, GraphNotFound, UnknownStra
 from zehn.extract.base import Extraction, Strategy
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
+from zehn.extract.name_index import finish_name_index
 from zehn.extract.rules import RulesStrategy
 from zehn.reading.catalog import Catalog
+from zehn.reading.name_keys import name_fields
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.lock import BuildLock, WaitCallback
 from zehn.store.revision import bump_revision
@@ -331,6 +333,7 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
             "owner": e.owner,
             "description": e.description,
             "origin": e.origin,
+            **name_fields(e),
         }
         for e in extraction.entities
     ]
@@ -392,6 +395,7 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
             "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
             {"rows": batch},
         )
+    finish_name_index(client, graph)
     bump_revision(client, graph)
 
 

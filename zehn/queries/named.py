@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from zehn.corpus.dates import stated_at_cypher
 from zehn.errors import UnknownQuery
+from zehn.queries.name_index import NAME_INDEX_QUERIES
 from zehn.queries.spec import NamedQuery, ParamSpec
 from zehn.reading.vocabulary import PREDICATES, Predicate
 
@@ -412,6 +413,7 @@ QUERIES: dict[str, NamedQuery] = {
             internal=True,
             per_item=("ids", "entity_id"),
         ),
+        *NAME_INDEX_QUERIES,
     )
 }
 

@@ -30,8 +30,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-
-from rapidfuzz import fuzz, process
+from typing import Protocol
 
 from zehn.corpus.model import Sentence
 from zehn.reading.lexicon import (
@@ -43,11 +42,10 @@ from zehn.reading.lexicon import (
 )
 from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention
+from zehn.reading.near_names import CodeLikeNames
 from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
-FUZZY_CUTOFF = 90.0
-_CLOSEST_KEPT = 50_000  # near-miss look-ups a binder keeps
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
 # As in _TOKEN, a CJK character is a word of its own: a name needs no boundary at a CJK edge.
@@ -75,6 +73,20 @@ _KIND_CUES_BEFORE: dict[str, re.Pattern[str]] = {
     EntityKind.SERVICE: re.compile(r"\bservice\s+$", re.I),
     EntityKind.CUSTOMER: re.compile(r"(?:\b(?:customer|client|account)\s+|客户\s*)$", re.I),
 }
+
+
+class NameCatalog(Protocol):
+    """The names of a whole graph, for a binder that holds only some of its entities: the
+    two readings that depend on every name (a possessed kind word names the one entity with
+    that last word; a near miss binds to the clearly closest code-like name)."""
+
+    def with_head(self, noun: str) -> list[Entity]:
+        """Up to two entities whose name's last word (singular, lower case) is ``noun``."""
+        ...
+
+    def closest_code_like(self, word: str) -> tuple[str, str, float] | None:
+        """(form, entity id, score) of the code-like name ``word`` is a near miss of."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -151,12 +163,15 @@ def _with_number_variants(forms: Iterable[str]) -> list[str]:
 class Binder:
     """Binds mentions in sentences to entities; build once per catalog."""
 
-    def __init__(self, entities: Sequence[Entity]) -> None:
+    def __init__(self, entities: Sequence[Entity], catalog: NameCatalog | None = None) -> None:
+        """``catalog``: where the names of a whole graph are looked up when ``entities`` are
+        only those that can occur in the text to bind (the engine's name index); None: the
+        entities are the whole catalog."""
         self.entities = {e.id: e for e in entities}
         self._forms: dict[tuple[str, ...], list[_Form]] = defaultdict(list)
         # first token -> most tokens of a form starting with it: most positions try nothing
         self._longest: dict[str, int] = {}
-        code_like: dict[str, set[str]] = defaultdict(set)
+        code_like: list[tuple[str, str]] = []  # (form, entity id) in entity order
         for entity in entities:
             for form in _with_number_variants((entity.name, *entity.aliases)):
                 words = [t.text for t in tokens(form)]
@@ -170,15 +185,9 @@ class Binder:
                 if all((f.entity_id, f.text.lower()) != (entity.id, form.lower()) for f in bucket):
                     bucket.append(entry)
                 if _CODE_LIKE.fullmatch(form):
-                    code_like[form].add(entity.id)
-        self._code_like = {form: ids for form, ids in code_like.items() if len(ids) == 1}
-        # code-like names by length: a near miss at the cutoff differs in length by < 11/9
-        self._code_like_by_length: dict[int, tuple[list[int], list[str]]] = {}
-        for index, form in enumerate(self._code_like):
-            indexes, forms = self._code_like_by_length.setdefault(len(form), ([], []))
-            indexes.append(index)
-            forms.append(form)
-        self._closest: dict[str, tuple[str, float] | None] = {}
+                    code_like.append((form, entity.id))
+        self._catalog = catalog
+        self._code_names = CodeLikeNames(code_like)
         # kept with the binder: every name in a sentence found in one pass, not per token
         self._matcher = TokenMatcher(self._forms)
 
@@ -241,8 +250,14 @@ class Binder:
         head = head_of(word)
         if head is None:
             return None
-        found = [e for e in self.entities.values() if _last_word(e.name) == head.noun]
-        return found[0] if len(found) == 1 else None
+        if self._catalog is not None:
+            found = self._catalog.with_head(head.noun)
+        else:
+            found = [e for e in self.entities.values() if _last_word(e.name) == head.noun]
+        if len(found) != 1:
+            return None
+        self.entities.setdefault(found[0].id, found[0])
+        return found[0]
 
     def _head_mention(self, sentence: Sentence, token: _Token, entity: Entity) -> Mention:
         """ "Celery's broker": the possessed kind word names the one entity with that head."""
@@ -349,49 +364,19 @@ class Binder:
                 hits.append((entity_id, f"cue {match.group().strip()!r} before the name"))
         return hits[0] if len(hits) == 1 else None
 
-    def _closest_code_like(self, word: str) -> tuple[str, float] | None:
-        """The code-like name ``word`` is a near miss of, with its score; kept per word (a
-        corpus repeats its identifiers, and each look-up scores every code-like name)."""
-        if word in self._closest:
-            return self._closest[word]
-        found = self._score_code_like(word)
-        if len(self._closest) >= _CLOSEST_KEPT:
-            self._closest.clear()
-        self._closest[word] = found
-        return found
-
-    def _score_code_like(self, word: str) -> tuple[str, float] | None:
-        """``process.extractOne`` over every code-like name (the best score, the first such
-        name on a tie), scoring only names whose length can reach the cutoff: fuzz.ratio is
-        at most 200·min/(a+b), under 90 once one length exceeds the other by 11/9."""
-        best: tuple[float, int, str] | None = None
-        low, high = len(word) * 9 // 11 - 1, -(-len(word) * 11 // 9) + 1
-        for length in range(max(low, 1), high + 1):
-            bucket = self._code_like_by_length.get(length)
-            if bucket is None:
-                continue
-            indexes, forms = bucket
-            hit = process.extractOne(word, forms, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
-            if hit is None:
-                continue
-            score, index = float(hit[1]), indexes[int(hit[2])]
-            if best is None or score > best[0] or (score == best[0] and index < best[1]):
-                best = (score, index, str(hit[0]))
-        return None if best is None else (best[2], best[0])
-
     def _fuzzy(self, sentence: Sentence, taken: list[tuple[int, int]]) -> list[Mention]:
-        if not self._code_like:
+        if self._catalog is None and not self._code_names:
             return []
+        closest = self._catalog.closest_code_like if self._catalog else self._code_names.closest
         found: list[Mention] = []
         for match in _CODE_LIKE.finditer(sentence.text):
             start, end = match.span()
             if any(s < end and start < e for s, e in taken):
                 continue
-            best = self._closest_code_like(match.group())
+            best = closest(match.group())
             if best is None:
                 continue
-            form, score = best
-            (entity_id,) = self._code_like[form]
+            form, entity_id, score = best
             found.append(
                 Mention(
                     sentence_id=sentence.id,

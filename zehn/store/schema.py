@@ -23,6 +23,13 @@ NODE_INDEXES: tuple[tuple[str, str], ...] = (
     (SENTENCE, "doc_id"),
     (ENTITY, "id"),
     (ENTITY, "name"),
+    # the name index (zehn.reading.name_keys): arrays are indexed by their elements
+    (ENTITY, "name_keys"),
+    (ENTITY, "loose_keys"),
+    (ENTITY, "lname"),
+    (ENTITY, "head"),
+    (ENTITY, "code_lengths"),
+    (ENTITY, "namesake"),
 )
 
 
