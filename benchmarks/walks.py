@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zehn.engine.frontier import DEFAULT_NEAREST, walk
+from zehn.engine.frontier import DEFAULT_COUNT_LIMIT, DEFAULT_NEAREST, Readers, walk
 from zehn.queries.named import MAX_FRONTIER, QUERIES
 from zehn.store.client import GraphClient
 
@@ -29,8 +29,9 @@ RAW_SENTENCES = (
 def raw_frontier(
     client: GraphClient, graph: str, policy_params: dict[str, Any], start: str, depth: int
 ) -> int:
-    """The engine's frontier walk as raw Cypher: one layer query per depth, the parent edges
-    of the nearest K entities, and their sentences. Returns the entities reached."""
+    """The engine's frontier walk as raw Cypher: one layer query per depth (its entities by
+    kind) up to the same counting budget, the parent edges of the nearest K entities and
+    their entity ids, and their sentences. Returns the entities reached."""
 
     def reader(name: str) -> Callable[[list[int]], list[dict[str, Any]]]:
         cypher = QUERIES[name].cypher
@@ -48,14 +49,13 @@ def raw_frontier(
     node = client.read(graph, QUERIES["entity_node"].cypher, {"entity_id": start}).scalar()
     if node is None:
         return 0
-    found = walk(
-        int(node),
-        start,
-        depth,
+    read = Readers(
         reader("impact_layer"),
         reader("impact_parents"),
-        reader("node_kinds"),
+        reader("upstream_parents"),  # the edges on from entities: the walk's children
+        reader("node_entities"),
     )
+    found = walk(int(node), start, depth, read, DEFAULT_COUNT_LIMIT)
     shown = list(found.reached)[:DEFAULT_NEAREST]
     found.learn_parents(shown)
     keys = sorted({k for e in found.via for _p, k in found.via[e]})

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from widgets.html import AMBER, GREY, STATUS_COLOURS, escape
 from zehn import Citation, CitedAnswer
-from zehn.engine.frontier import beyond_text
+from zehn.engine.frontier import walk_text
 
 _MARKER = re.compile(r"\[(\d+)\]")
 CitationHtml = Callable[[Citation], str]
@@ -73,18 +73,27 @@ def related_html(answer: CitedAnswer, citation_html: CitationHtml) -> str:
 def beyond_html(answer: CitedAnswer) -> str:
     """What a bounded walk counted and did not show ("reached 5,235 entities; the nearest 25
     shown and graded; and 5,210 more at distance 3 …"): counts of the walk, never rows. An
-    answered text already ends with the counts, so there only the reach is added."""
+    answered text already ends with the counts, so there only the reach is added. A walk
+    that stopped counting says so in every case: its reach is a floor, never a total."""
     if not answer.beyond:
         return ""
     names = {i.id: i.name for i in answer.identities}
     items = []
     for walk in answer.beyond:
         start = names.get(walk.entity_id, walk.entity_id)
-        counted = "" if answer.status == "answered" else f"; {beyond_text(walk.counted)}"
+        counted = "" if answer.status == "answered" else f"; {walk_text(walk)}"
+        reach = f"reached {walk.reached:,} entities"
+        if not walk.complete:
+            reach = (
+                f"reached at least {walk.reached:,} entities within distance "
+                f"{walk.counted_depth} (not counted beyond: the walk stops counting at "
+                f"{walk.count_limit:,} entities)"
+            )
         items.append(
             f'<li class="zehn-beyond-item" data-reached="{walk.reached}" '
-            f'data-shown="{walk.shown}">{escape(walk.query)} from <b>{escape(start)}</b> '
-            f"reached {walk.reached:,} entities; the nearest {walk.shown:,} are shown and "
+            f'data-shown="{walk.shown}" data-complete="{str(walk.complete).lower()}" '
+            f'data-counted-depth="{walk.counted_depth}">{escape(walk.query)} from '
+            f"<b>{escape(start)}</b> {reach}; the nearest {walk.shown:,} are shown and "
             f"graded{escape(counted)}</li>"
         )
     return (

@@ -7,6 +7,7 @@ import pytest
 
 from benchmarks.run import raw_load
 from benchmarks.synthetic import SynEdge, SynEntity, SynSentence, Synthetic
+from zehn.engine import frontier
 from zehn.engine.frontier import WalkLimits
 from zehn.engine.loop import Engine
 from zehn.engine.tools import ToolExecutor
@@ -43,15 +44,17 @@ FACTS: list[tuple[str, str, str, str]] = [
     ("birch-1", "service", "birch-2", "birch-1 depends on birch-2."),
 ]
 QUESTION = "If I change quartz-hub, what breaks?"
+# an edge back to the start: a walk reading alder-a's edges on meets quartz-hub again
+CYCLE = ("quartz-hub", "service", "alder-a", "quartz-hub depends on alder-a.")
 
 
-def _graph(client: GraphClient, name: str) -> str:
-    kinds = {HUB[0]: HUB[1]} | {d: k for d, k, _o, _s in FACTS}
+def _graph(client: GraphClient, name: str, facts: list[tuple[str, str, str, str]] = FACTS) -> str:
+    kinds = {HUB[0]: HUB[1]} | {d: k for d, k, _o, _s in facts}
     syn = Synthetic(seed=0)
     syn.entities = [SynEntity(entity_id(k, n), n, k) for n, k in kinds.items()]
     syn.documents = ["doc-bounded"]
     offset = 0
-    for i, (dependent, _kind, obj, text) in enumerate(FACTS):
+    for i, (dependent, _kind, obj, text) in enumerate(facts):
         sid = f"doc-bounded#s{i}"
         syn.sentences.append(SynSentence(sid, "doc-bounded", text, offset, offset + len(text)))
         offset += len(text) + 2
@@ -131,3 +134,78 @@ def test_only_the_shown_paths_are_graded(client: GraphClient, graph_name: str) -
     upstream = tools.run("upstream_dependencies", {"entity_id": "component:comp-3", "depth": 3})
     assert "counted" not in upstream.payload  # three entities: every path, nothing counted
     assert upstream.paths[0].nodes[:2] == ("component:comp-3", "service:birch-2")
+
+
+def test_a_walk_that_reaches_the_count_limit_stops_counting_and_says_so(
+    client: GraphClient, graph_name: str
+) -> None:
+    graph = _graph(client, graph_name)
+    limits = WalkLimits(nearest=5, examine=6, count_limit=6)  # 5 at distance 1, then 12
+    answer = Engine(
+        client, graph, load_policy("production"), OfflineModel(), walk_limits=limits
+    ).ask(QUESTION)
+    assert answer.status == "answered", answer.reason
+    # the nearest shown are the same as when every distance is counted
+    assert {p.nodes[-1] for p in answer.paths} == {
+        "service:alder-a",
+        "service:alder-b",
+        "service:alder-c",
+        "datastore:tarn-store",
+        "service:birch-1",
+    }
+    (beyond,) = answer.beyond
+    assert (beyond.reached, beyond.shown, beyond.more) == (12, 5, 7)
+    assert (beyond.depth, beyond.counted_depth, beyond.complete) == (3, 2, False)
+    assert beyond.counted == {1: {"service": 1}, 2: {"service": 3, "pipeline": 2, "topic": 1}}
+    assert answer.to_dict()["beyond"][0] | {"counted": {}} == {
+        "query": "downstream_impact",
+        "entity_id": "service:quartz-hub",
+        "reached": 12,
+        "shown": 5,
+        "counted": {},
+        "depth": 3,
+        "counted_depth": 2,
+        "complete": False,
+        "count_limit": 6,
+    }
+    # a partial count never reads as a total: "at least", and what was not counted
+    assert (
+        "and at least 7 more at distance 1: 1 service; at distance 2: 3 services, 2 pipelines, "
+        "1 topic; not counted beyond distance 2 (the walk stops counting at 6 entities) — name "
+        "a kind or a team to narrow"
+    ) in answer.answer
+    (note,) = [line for line in answer.limitations if line.startswith("truncated:")]
+    assert "at least 12 entities" in note and "distance 3 was not walked or counted" in note
+    for uncounted in ("comp-1", "heron-team"):  # distance 3: never walked, never named
+        assert uncounted not in answer.answer
+        assert not any(uncounted in node for p in answer.paths for node in p.nodes)
+
+
+@pytest.mark.parametrize("ratio", [0, 3, 1000])  # always backward, the default, always forward
+def test_parent_edges_read_either_way_give_the_same_paths(
+    client: GraphClient, graph_name: str, monkeypatch: pytest.MonkeyPatch, ratio: int
+) -> None:
+    """Forward reads the nearer layer's edges on (here also the edge back to the start:
+    quartz-hub depends on alder-a), backward the wanted entities' edges back."""
+    graph = _graph(client, graph_name, [*FACTS, CYCLE])
+    monkeypatch.setattr(frontier, "FORWARD_RATIO", ratio)
+    tools = ToolExecutor(client, graph, load_policy("production"), WalkLimits(8))
+    outcome = tools.run("downstream_impact", {"entity_id": "service:quartz-hub", "depth": 3})
+    assert outcome.payload["reached"] == 16 and outcome.payload["complete"] is True
+    assert sorted(p.nodes for p in outcome.paths) == [
+        ("service:quartz-hub", "datastore:tarn-store"),
+        ("service:quartz-hub", "service:alder-a"),
+        ("service:quartz-hub", "service:alder-a", "service:birch-1"),
+        ("service:quartz-hub", "service:alder-a", "service:birch-2"),
+        ("service:quartz-hub", "service:alder-b"),
+        ("service:quartz-hub", "service:alder-b", "service:birch-3"),
+        ("service:quartz-hub", "service:alder-b", "service:birch-4"),
+        ("service:quartz-hub", "service:alder-c"),
+    ]
+    tools = ToolExecutor(client, graph, load_policy("production"), WalkLimits(2, 3, 2, 10))
+    upstream = tools.run("upstream_dependencies", {"entity_id": "component:comp-1", "depth": 3})
+    assert upstream.payload["reached"] == 4 and upstream.payload["shown"] == 2
+    assert sorted(p.nodes for p in upstream.paths) == [
+        ("component:comp-1", "service:birch-1"),
+        ("component:comp-1", "service:birch-1", "service:alder-a"),
+    ]

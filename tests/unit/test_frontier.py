@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zehn.engine.answer import Beyond
-from zehn.engine.frontier import WalkLimits, beyond_text, with_beyond
+from zehn.engine.frontier import WalkLimits, beyond_text, walk_text, with_beyond
 from zehn.errors import InvalidParameters
 from zehn.queries import get_query
 
@@ -22,20 +22,55 @@ def test_beyond_text_counts_by_distance_and_kind() -> None:
 
 
 def test_with_beyond_adds_one_line_per_walk_and_nothing_for_a_whole_walk() -> None:
-    walk = Beyond("downstream_impact", "service:quartz-hub", 30, 25, {1: {"datastore": 5}})
+    walk = Beyond(
+        "downstream_impact", "service:quartz-hub", 30, 25, {1: {"datastore": 5}}, 3, 3, 2000
+    )
     assert with_beyond("answer", [walk]).splitlines() == [
         "answer",
         "and 5 more at distance 1: 5 datastores — name a kind or a team to narrow",
     ]
     assert with_beyond("answer", []) == "answer"
     assert walk.more == 5 and walk.to_dict()["counted"] == {"1": {"datastore": 5}}
+    assert walk.complete and walk.to_dict()["complete"] is True
+
+
+def test_a_walk_that_stopped_counting_never_reads_as_a_complete_count() -> None:
+    counted = {1: {"service": 900}, 2: {"service": 3100, "team": 40}}
+    walk = Beyond("downstream_impact", "service:quartz-hub", 4065, 25, counted, 3, 2, 2000)
+    assert not walk.complete and walk.more == 4040
+    assert walk.to_dict() | {"counted": None} == {
+        "query": "downstream_impact",
+        "entity_id": "service:quartz-hub",
+        "reached": 4065,
+        "shown": 25,
+        "counted": None,
+        "depth": 3,
+        "counted_depth": 2,
+        "complete": False,
+        "count_limit": 2000,
+    }
+    assert walk_text(walk) == (
+        "and at least 4,040 more at distance 1: 900 services; at distance 2: 3,100 services, "
+        "40 teams; not counted beyond distance 2 (the walk stops counting at 2,000 entities)"
+        " — name a kind or a team to narrow"
+    )
+    zh = walk_text(walk, "zh")
+    assert zh.startswith("另有至少 4,040 个未列出") and "距离 2 以外未计数" in zh and "2,000" in zh
+    assert with_beyond("answer", [walk]).splitlines()[1] == walk_text(walk)
+    # a partial count with nothing left over still says that it stopped
+    nothing = Beyond("downstream_impact", "service:quartz-hub", 2000, 25, {}, 3, 1, 2000)
+    assert walk_text(nothing) == (
+        "and not counted beyond distance 1 (the walk stops counting at 2,000 entities)"
+        " — name a kind or a team to narrow"
+    )
 
 
 def test_walk_limits_refuse_nonsense() -> None:
-    assert WalkLimits().nearest == 25
-    for bad in ((0,), (5, 0), (30, 3, 10)):
+    assert WalkLimits().nearest == 25 and WalkLimits().count_limit == 2000
+    for bad in ((0,), (5, 0), (30, 3, 10), (25, 3, 100, 99), (25, 3, 25, 25)):
         with pytest.raises(ValueError, match="WalkLimits"):
             WalkLimits(*bad)
+    assert WalkLimits(5, 3, 5, 6).count_limit == 6  # examine <= count_limit > nearest
 
 
 def test_a_frontier_is_checked_like_any_list_parameter() -> None:

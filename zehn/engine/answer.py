@@ -148,17 +148,27 @@ class ToolCallRecord:
 @dataclass(frozen=True)
 class Beyond:
     """A walk that reached more entities than an answer shows (zehn.engine.frontier): the
-    nearest ``shown`` are the answer's paths; the rest are counted, never listed."""
+    nearest ``shown`` are the answer's paths; the rest are counted, never listed. A walk
+    that stopped counting at ``count_limit`` entities counted only up to ``counted_depth``
+    (< ``depth``): its ``reached`` and ``more`` are then floors, never totals."""
 
     query: str
     entity_id: str
     reached: int
     shown: int
     counted: Mapping[int, Mapping[str, int]]  # distance -> kind -> entities not shown
+    depth: int  # the distance asked for
+    counted_depth: int  # the farthest distance counted whole
+    count_limit: int  # the walk stops counting once it reaches this many entities
 
     @property
     def more(self) -> int:
         return sum(n for kinds in self.counted.values() for n in kinds.values())
+
+    @property
+    def complete(self) -> bool:
+        """Whether every entity within ``depth`` was counted."""
+        return self.counted_depth >= self.depth
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -167,6 +177,10 @@ class Beyond:
             "reached": self.reached,
             "shown": self.shown,
             "counted": {str(d): dict(kinds) for d, kinds in self.counted.items()},
+            "depth": self.depth,
+            "counted_depth": self.counted_depth,
+            "complete": self.complete,
+            "count_limit": self.count_limit,
         }
 
 

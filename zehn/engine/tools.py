@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zehn.engine.frontier import Bounded, WalkLimits, nearest, walk
+from zehn.engine.frontier import Bounded, Readers, WalkLimits, nearest, walk
 from zehn.engine.reread import reread
 from zehn.engine.snapshot import GraphSnapshot, snapshot_for
 from zehn.errors import QueryError, UnknownPredicate, UnknownQuery
@@ -109,11 +109,7 @@ class ToolExecutor:
             }
             if bounded is not None:
                 payload.update(bounded.payload())
-                payload["truncated"] = (
-                    f"the walk reached {bounded.reached:,} entities; the nearest "
-                    f"{len(bounded.shown)} are shown (supported first) and the rest counted "
-                    "by distance and kind"
-                )
+                payload["truncated"] = _bounded_note(bounded)
             if cut:
                 payload["truncated"] = (
                     f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
@@ -197,7 +193,8 @@ class ToolExecutor:
     def _frontier(self, prefix: str, bound: dict[str, Any]) -> Bounded | None:
         """The frontier walk of an impact or upstream query: None when it reaches no more
         entities than an answer shows (then every path is listed, as the variants find
-        them), else the nearest entities shown and the rest counted."""
+        them), else the nearest entities shown and the rest counted (as far as the walk
+        counted: it stops at ``WalkLimits.count_limit`` entities)."""
         policy = {k: bound[k] for k in ("reverse", "forward")}
 
         def reader(name: str) -> Callable[[list[int]], list[dict[str, Any]]]:
@@ -219,16 +216,16 @@ class ToolExecutor:
         if not started:
             return None  # no such entity: the variants find nothing, as before
         start = int(started[0]["node"])
-        layer, parents = reader(f"{prefix}_layer"), reader(f"{prefix}_parents")
-        found = walk(start, start_id, depth, layer, parents)
+        other = "upstream" if prefix == "impact" else "impact"  # its parents: our children
+        read = Readers(
+            reader(f"{prefix}_layer"),
+            reader(f"{prefix}_parents"),
+            reader(f"{other}_parents"),
+            reader("node_entities"),
+        )
+        found = walk(start, start_id, depth, read, self.limits.count_limit)
         if len(found.reached) <= self.limits.nearest:
-            return None
-        count = reader("node_kinds")
-        for distance in sorted({r.distance for r in found.reached.values()}):
-            nodes = [r.node for r in found.reached.values() if r.distance == distance]
-            found.by_distance[distance] = {
-                str(row["kind"] or ""): int(row["entities"]) for row in count(nodes)
-            }
+            return None  # never a walk that stopped counting: count_limit > nearest
         bounded = nearest(found, self.limits, self._graded_paths)
         self._same_revision()
         return bounded
@@ -341,6 +338,23 @@ class ToolExecutor:
                 found.setdefault((evidence.source, evidence.target), []).append(negation)
         for pair, negations in found.items():
             snap.negations[pair] = tuple(negations)
+
+
+def _bounded_note(bounded: Bounded) -> str:
+    """What a bounded walk shows and counts, and where it stopped counting (a floor, never
+    a total): the answer's ``truncated:`` limitation."""
+    shown = (
+        f"the nearest {len(bounded.shown)} are shown (supported first) and the rest counted "
+        "by distance and kind"
+    )
+    if bounded.complete:
+        return f"the walk reached {bounded.reached:,} entities; {shown}"
+    return (
+        f"the walk reached at least {bounded.reached:,} entities: it stops counting at "
+        f"{bounded.count_limit:,}, so distance {bounded.counted_depth + 1}"
+        f"{f'-{bounded.depth}' if bounded.depth > bounded.counted_depth + 1 else ''} was not "
+        f"walked or counted; {shown} within distance {bounded.counted_depth}"
+    )
 
 
 def _sentence_ids(rows: list[dict[str, Any]]) -> list[str]:

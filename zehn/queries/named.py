@@ -45,26 +45,38 @@ def _walk(step: str, depth: int) -> str:
     )
 
 
-def _layer(step: str) -> str:
-    """One layer of a frontier walk: every entity one hop from the frontier, once (its node
-    id: the server's own, valid within one graph revision, which spares an index lookup
-    per entity). Never every path: the rows are the reached entities."""
+# The same hops as _DOWN and _UP, as the two directed patterns from node x over r to node n:
+# (over a reverse-impact predicate, over a forward one). Two directed expansions with one
+# predicate test each cost less than one undirected expansion testing both ends.
+_DOWN_ARROWS = ("(x)<-[r:RELATES]-(n:Entity)", "(x)-[r:RELATES]->(n:Entity)")
+_UP_ARROWS = ("(x)-[r:RELATES]->(n:Entity)", "(x)<-[r:RELATES]-(n:Entity)")
+
+
+def _both(arrows: tuple[str, str], returns: str, union: str) -> str:
+    frontier = "UNWIND $frontier AS fid MATCH (x:Entity) WHERE id(x) = fid MATCH "
+    reverse, forward = arrows
     return (
-        "UNWIND $frontier AS fid MATCH (x:Entity) WHERE id(x) = fid "
-        "MATCH (x)-[r:RELATES]-(n:Entity) "
-        f"WHERE {step.format(i='', x='x')} RETURN DISTINCT id(n) AS node"
+        f"{frontier}{reverse} WHERE r.rel_type IN $reverse RETURN {returns} {union} "
+        f"{frontier}{forward} WHERE r.rel_type IN $forward RETURN {returns}"
     )
 
 
-def _parents(back: str) -> str:
-    """The edges a walk reaches the given entities over (the parent is one step nearer the
-    start): asked only for the entities an answer shows, to rebuild their paths."""
-    return (
-        "UNWIND $frontier AS fid MATCH (n:Entity) WHERE id(n) = fid "
-        "MATCH (n)-[r:RELATES]-(x:Entity) "
-        f"WHERE {back.format(i='', x='n')} RETURN id(n) AS node, n.id AS id, n.kind AS kind, "
-        "id(x) AS parent, x.id AS parent_id, r.key AS key"
-    )
+def _layer(arrows: tuple[str, str]) -> str:
+    """One layer of a frontier walk: every entity one hop from the frontier (its node id:
+    the server's own, valid within one graph revision, which spares an index lookup per
+    entity), grouped by kind: a row per kind and direction, so the walk counts kinds without
+    a query of its own and without a string per entity (an entity reached both ways is in
+    two rows). Never every path."""
+    return _both(arrows, "n.kind AS kind, collect(DISTINCT id(n)) AS nodes", "UNION ALL")
+
+
+def _parents(arrows: tuple[str, str]) -> str:
+    """The edges a walk could reach the given entities (``x``) over, each with the entity
+    at its other end (``n``, the parent where the walk found it one step nearer the start):
+    asked only for the entities an answer shows, to rebuild their paths. Node ids and keys
+    only: most rows lead to entities no nearer, whose names are never needed
+    (``node_entities`` reads the names of the entities kept)."""
+    return _both(arrows, "id(x) AS node, id(n) AS parent, r.key AS key", "UNION ALL")
 
 
 FRONTIER = ParamSpec("frontier", "node_list", "node ids of the frontier", max_items=MAX_FRONTIER)
@@ -264,18 +276,18 @@ QUERIES: dict[str, NamedQuery] = {
             internal=True,
         ),
         NamedQuery(
-            "node_kinds",
-            "How many of the given nodes are of each kind (a walk's counts by distance).",
+            "node_entities",
+            "The entity ids of the given nodes (the entities on the paths a walk shows).",
             (FRONTIER,),
             "UNWIND $frontier AS fid MATCH (n:Entity) WHERE id(n) = fid "
-            "RETURN n.kind AS kind, count(n) AS entities",
+            "RETURN id(n) AS node, n.id AS id",
             internal=True,
         ),
         NamedQuery(
             "impact_layer",
             "One layer of a downstream_impact frontier walk (each reached entity once).",
             (FRONTIER,),
-            _layer(_DOWN),
+            _layer(_DOWN_ARROWS),
             internal=True,
             policy_binding="impact",
         ),
@@ -283,7 +295,7 @@ QUERIES: dict[str, NamedQuery] = {
             "upstream_layer",
             "One layer of an upstream_dependencies frontier walk (each reached entity once).",
             (FRONTIER,),
-            _layer(_UP),
+            _layer(_UP_ARROWS),
             internal=True,
             policy_binding="impact",
         ),
@@ -291,7 +303,7 @@ QUERIES: dict[str, NamedQuery] = {
             "impact_parents",
             "The edges a downstream_impact walk reaches the given entities over.",
             (FRONTIER,),
-            _parents(_UP),
+            _parents(_UP_ARROWS),
             internal=True,
             policy_binding="impact",
         ),
@@ -299,7 +311,7 @@ QUERIES: dict[str, NamedQuery] = {
             "upstream_parents",
             "The edges an upstream_dependencies walk reaches the given entities over.",
             (FRONTIER,),
-            _parents(_DOWN),
+            _parents(_DOWN_ARROWS),
             internal=True,
             policy_binding="impact",
         ),
