@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.name_index import finish_name_index
 from zehn.extract.rules import RulesStrategy
+from zehn.extract.writer import OrderedWriter
 from zehn.reading.catalog import Catalog
 from zehn.reading.name_keys import name_fields
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
@@ -337,11 +338,40 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
         }
         for e in extraction.entities
     ]
+    with OrderedWriter(client, graph) as writer:  # the next batch is made while one is sent
+        _write_rows(writer, entities, mentions_of(extraction), edges_of(extraction))
+    finish_name_index(client, graph)
+    bump_revision(client, graph)
+
+
+def _write_rows(
+    writer: OrderedWriter,
+    entities: list[dict[str, Any]],
+    mentions: Iterable[dict[str, Any]],
+    edges: Iterable[dict[str, Any]],
+) -> None:
+    """Entities first (merged by id), then MENTIONED_IN edges, then RELATES edges."""
     for batch in _batches(entities):
-        client.write(
-            graph, "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e += r", {"rows": batch}
+        writer.write("UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e += r", {"rows": batch})
+    for batch in _batches(mentions):
+        writer.write(
+            "UNWIND $rows AS r MATCH (s:Sentence {id: r.sentence_id}) "
+            "UNWIND r.candidates AS cid MATCH (e:Entity {id: cid}) "
+            "CREATE (e)-[:MENTIONED_IN {start: r.start, end: r.end, surface: r.surface, "
+            "reason: r.reason, ambiguous: r.ambiguous}]->(s)",
+            {"rows": batch},
         )
-    mentions = [
+    for batch in _batches(edges):
+        writer.write(
+            "UNWIND $rows AS r MATCH (a:Entity {id: r.subject}), (b:Entity {id: r.object}) "
+            "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
+            {"rows": batch},
+        )
+
+
+def mentions_of(extraction: Extraction) -> Iterator[dict[str, Any]]:
+    """MENTIONED_IN rows, made batch by batch as they are written."""
+    return (
         {
             "sentence_id": m.sentence_id,
             "candidates": list(m.candidates),
@@ -352,17 +382,12 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
             "ambiguous": m.ambiguous,
         }
         for m in extraction.mentions
-    ]
-    for batch in _batches(mentions):
-        client.write(
-            graph,
-            "UNWIND $rows AS r MATCH (s:Sentence {id: r.sentence_id}) "
-            "UNWIND r.candidates AS cid MATCH (e:Entity {id: cid}) "
-            "CREATE (e)-[:MENTIONED_IN {start: r.start, end: r.end, surface: r.surface, "
-            "reason: r.reason, ambiguous: r.ambiguous}]->(s)",
-            {"rows": batch},
-        )
-    edges = [
+    )
+
+
+def edges_of(extraction: Extraction) -> Iterator[dict[str, Any]]:
+    """RELATES rows (the end entities and the edge's properties), made batch by batch."""
+    return (
         {
             "subject": e.subject,
             "object": e.object,
@@ -387,20 +412,18 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
             },
         }
         for e in extraction.edges
-    ]
-    for batch in _batches(edges):
-        client.write(
-            graph,
-            "UNWIND $rows AS r MATCH (a:Entity {id: r.subject}), (b:Entity {id: r.object}) "
-            "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
-            {"rows": batch},
-        )
-    finish_name_index(client, graph)
-    bump_revision(client, graph)
+    )
 
 
-def _batches(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    return [rows[i : i + _BATCH] for i in range(0, len(rows), _BATCH)]
+def _batches(rows: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _fingerprint(strategy: Strategy, catalog_file: Path | None) -> str:

@@ -134,7 +134,8 @@ def document_references(
     opening = True  # the first sentence of the page or of a section
     earlier: list[Mention] = []  # names the document gave so far
     for sentence in document.sentences:
-        mentions = [m for m in bound.get(sentence.id, []) if not m.ambiguous]
+        sid = sentence.id  # a property that formats the id: read once per sentence
+        mentions = [m for m in bound.get(sid, []) if not m.ambiguous]
         text = sentence.text
         line = _Line.of(document.text, sentence.start, text)
         line_start = document.text.rfind("\n", 0, sentence.start) + 1
@@ -160,38 +161,32 @@ def document_references(
             item = None
         if not starts_with_name:
             near = item[1] if item is not None and line.item is None else focus
-            ref = _coreference(sentence.id, sentence.start, text, near, previous, by_id)
+            ref = _coreference(sid, sentence.start, text, near, previous, by_id)
             if ref is None and focus is not None:
-                ref = requirement_this(sentence.id, sentence.start, text, focus.entity, focus.why)
+                ref = requirement_this(sid, sentence.start, text, focus.entity, focus.why)
             if ref is None and opening and (about := section or subject) is not None:
-                ref = opening_this(sentence.id, sentence.start, text, about.entity, about.why)
+                ref = opening_this(sid, sentence.start, text, about.entity, about.why)
             if ref is not None:
                 refs.append(ref)
             elif implicit := _implicit_subjects(
-                sentence.id, sentence.start, text, line, mentions, section, by_id
+                sid, sentence.start, text, line, mentions, section, by_id
             ):
                 refs.extend(implicit)
             elif row is not None and row[0] == line_start and line.table:
                 refs.append(_row_goes_on(sentence, row[1]))
         else:
-            refs.extend(
-                _implicit_subjects(sentence.id, sentence.start, text, line, mentions, None, by_id)
-            )
+            refs.extend(_implicit_subjects(sid, sentence.start, text, line, mentions, None, by_id))
+        refs.extend(_zh_clause_its(sid, sentence.start, text, mentions + refs, focus, by_id))
+        refs.extend(read_back_objects(sid, sentence.start, text, mentions))
+        refs.extend(shared_kind_names(sid, sentence.start, text, mentions, binder))
+        refs.extend(definite_heads(sid, sentence.start, text, mentions + refs, earlier))
         refs.extend(
-            _zh_clause_its(sentence.id, sentence.start, text, mentions + refs, focus, by_id)
-        )
-        refs.extend(read_back_objects(sentence.id, sentence.start, text, mentions))
-        refs.extend(shared_kind_names(sentence.id, sentence.start, text, mentions, binder))
-        refs.extend(definite_heads(sentence.id, sentence.start, text, mentions + refs, earlier))
-        refs.extend(
-            paragraph_terms(
-                sentence.id, sentence.start, text, mentions + refs, earlier, document.text
-            )
+            paragraph_terms(sid, sentence.start, text, mentions + refs, earlier, document.text)
         )
         earlier.extend(m for m in mentions if not m.reference)
         opening = False
         if refs:
-            found[sentence.id] = refs
+            found[sid] = refs
             if line.table and _ROW_SUBJECT in refs[-1].reason:
                 row = (line_start, refs[-1])
         lead = refs[0] if refs and refs[0].entity_id else first if starts_with_name else None
@@ -513,9 +508,9 @@ def read_corpus(
         nodes = diagram_mentions(
             document.sentences, binder, text=document.text, bound=bound, flows=flows
         )
-        read.extend(
-            (s, bound[s.id] + refs.get(s.id, []) + nodes.get(s.id, [])) for s in document.sentences
-        )
+        for s in document.sentences:
+            sid = s.id
+            read.append((s, bound[sid] + refs.get(sid, []) + nodes.get(sid, [])))
         if progress:
             progress(1)
     return entities, read

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from zehn.corpus.model import Sentence
 from zehn.reading import relations_zh
+from zehn.reading.cue_words import CuePrefilter
 from zehn.reading.cues import (
     ADVERB_MIN_CHARS,
     CJK,
@@ -366,8 +367,10 @@ def _predicates(hit: _CueHit, text: str, obj: _Local) -> tuple[str, ...]:
 
 
 # Chinese cues all need a Chinese character: text without one is read with the rest only
-# (half the cue lexicon; cue matching is a third of extraction time)
+# (half the cue lexicon; cue matching is a third of extraction time), and of those only the
+# cues whose first word the text holds (``zehn.reading.cue_words``)
 _LATIN_CUES = tuple(cue for cue in CUES if not cue.cjk)
+_LATIN_PREFILTER = CuePrefilter(_LATIN_CUES)
 
 
 def _cue_hits(
@@ -376,7 +379,7 @@ def _cue_hits(
     """Cue matches outside mentions, code spans and URLs; at one position the longest wins,
     overlaps dropped."""
     if cues is None:
-        cues = CUES if CJK.search(text) else _LATIN_CUES
+        cues = CUES if CJK.search(text) else _LATIN_PREFILTER.possible(text)
     hidden = [m.span() for m in CODE_SPAN.finditer(text)] + [m.span() for m in URL.finditer(text)]
     hits = [
         _CueHit(m.start(), m.end(), cue)

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import redis
 from falkordb import FalkorDB
 from falkordb.edge import Edge
+from falkordb.helpers import stringify_param_value
 from falkordb.node import Node
 
 from zehn.config import Settings, redact_url
@@ -38,6 +39,7 @@ from zehn.errors import (
     QueryTimeout,
     StoreError,
 )
+from zehn.store.header import INT64_MAX, INT64_MIN, NotFast, fast_header
 from zehn.store.server import ManagedServer, ServerInfo
 
 GRAPH_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
@@ -45,7 +47,19 @@ WRITE_TIMEOUT_MS = 120_000
 SOCKET_TIMEOUT_S = 300.0
 _TIMEOUT_MARKERS = ("timed out", "timeout")
 _EMPTY_KEY = "empty key"
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A write with its parameters already checked and written into its CYPHER header
+    (``prepare``): a caller can do that work while an earlier write is on the server."""
+
+    text: str
+
+
+def prepare(cypher: str, params: Mapping[str, Any] | None = None) -> Prepared:
+    """``cypher`` with ``params`` checked and encoded (``QueryError`` before anything is sent)."""
+    return Prepared(params_header(params or {}) + cypher)
 
 
 @dataclass(frozen=True)
@@ -115,52 +129,50 @@ class GraphClient:
     def write(
         self,
         graph: str,
-        cypher: str,
+        cypher: str | Prepared,
         params: Mapping[str, Any] | None = None,
         *,
         timeout_ms: int | None = WRITE_TIMEOUT_MS,
     ) -> QueryResult:
-        """Run a write query; each call is atomic on the server."""
+        """Run a write query (or one ``prepare`` made); each call is atomic on the server."""
         return self._execute(graph, cypher, params, timeout_ms, read_only=False)
 
     def _execute(
         self,
         graph: str,
-        cypher: str,
+        cypher: str | Prepared,
         params: Mapping[str, Any] | None,
         timeout_ms: int | None,
         *,
         read_only: bool,
     ) -> QueryResult:
         validate_graph_name(graph)
-        safe_params = checked_params(params or {})
+        if isinstance(cypher, Prepared):
+            if params:
+                raise QueryError("a prepared query carries its parameters: pass none")
+            query = cypher.text
+        else:
+            query = params_header(params or {}) + cypher
         timeout = timeout_ms if timeout_ms is not None else self.settings.query_timeout_ms
         started = time.perf_counter()
         try:
-            raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
+            raw = self._send(graph, query, timeout, read_only=read_only)
         except GraphUnavailable as e:
             if not self._reattach() or not (read_only or _never_sent(e)):
                 raise
-            raw = self._send(graph, cypher, safe_params, timeout, read_only=read_only)
+            raw = self._send(graph, query, timeout, read_only=read_only)
         elapsed = (time.perf_counter() - started) * 1000
         columns = tuple(str(h[1]) if isinstance(h, list | tuple) else str(h) for h in raw.header)
         rows = tuple(tuple(_plain(v) for v in row) for row in raw.result_set)
         return QueryResult(columns, rows, elapsed, _stats(raw))
 
-    def _send(
-        self,
-        graph: str,
-        cypher: str,
-        params: dict[str, Any],
-        timeout: int,
-        *,
-        read_only: bool,
-    ) -> Any:
+    def _send(self, graph: str, query: str, timeout: int, *, read_only: bool) -> Any:
+        """``query`` already carries its parameters (``params_header``)."""
         handle = self._db.select_graph(graph)
         with _translated(f"query on graph {graph!r}", graph=graph, timeout_ms=timeout):
             if read_only:
-                return handle.ro_query(cypher, params or None, timeout=timeout)
-            return handle.query(cypher, params or None, timeout=timeout)
+                return handle.ro_query(query, None, timeout=timeout)
+            return handle.query(query, None, timeout=timeout)
 
     def _reattach(self) -> bool:
         """Follow the managed server to where it now runs; True if it moved and answers.
@@ -298,6 +310,22 @@ def checked_params(params: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(params, Mapping):
         raise QueryError(f"parameters must be a mapping, not {type(params).__name__}")
     return {_key(key, "parameter"): _checked(value, str(key)) for key, value in params.items()}
+
+
+def params_header(params: Mapping[str, Any]) -> str:
+    """The CYPHER header falkordb's client writes for ``checked_params(params)`` ("" for
+    none), or ``QueryError`` before anything is sent. Ordinary values are checked and
+    written in one pass (``zehn.store.header``); anything else is checked value by value,
+    so the error names the parameter, and written by falkordb's own encoder."""
+    if isinstance(params, Mapping):
+        if not params:
+            return ""
+        with contextlib.suppress(NotFast):
+            return fast_header(params)
+    safe = checked_params(params)
+    if not safe:
+        return ""
+    return "CYPHER " + "".join(f"`{k}`={stringify_param_value(v)} " for k, v in safe.items())
 
 
 def _key(key: object, what: str | tuple[object, ...]) -> str:
