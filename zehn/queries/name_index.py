@@ -18,6 +18,14 @@ _ENTITY = (
 )
 _KEYS = ParamSpec("keys", "string_list", "name keys", max_length=600)
 
+
+def _entities(
+    name: str, description: str, params: tuple[ParamSpec, ...], match: str, extra: str = ""
+) -> NamedQuery:
+    """A look-up returning entity rows (``_ENTITY``, then ``extra`` columns)."""
+    return NamedQuery(name, description, params, f"{match} RETURN {_ENTITY}{extra}", internal=True)
+
+
 NAME_INDEX_QUERIES = (
     NamedQuery(
         "name_index_meta",
@@ -26,44 +34,41 @@ NAME_INDEX_QUERIES = (
         "MATCH (m:Meta {id: 'graph'}) RETURN m.name_index AS version, m.longest_name AS longest",
         internal=True,
     ),
-    NamedQuery(
+    _entities(
         "entities_by_name_keys",
         "Entities with a name or alias filed under one of the given binder keys.",
         (_KEYS,),
-        f"UNWIND $keys AS k MATCH (e:Entity) WHERE k IN e.name_keys RETURN DISTINCT {_ENTITY}, "
-        "e.name_keys AS keys",
-        internal=True,
+        "UNWIND $keys AS k MATCH (e:Entity) WHERE k IN e.name_keys WITH DISTINCT e",
+        ", e.name_keys AS keys",
     ),
-    NamedQuery(
+    _entities(
         "entities_by_loose_keys",
         "Entities with a name or alias of the given loose spelling keys.",
         (_KEYS,),
-        f"UNWIND $keys AS k MATCH (e:Entity) WHERE k IN e.loose_keys RETURN DISTINCT {_ENTITY}, "
-        "e.loose_keys AS keys",
-        internal=True,
+        "UNWIND $keys AS k MATCH (e:Entity) WHERE k IN e.loose_keys WITH DISTINCT e",
+        ", e.loose_keys AS keys",
     ),
-    NamedQuery(
+    _entities(
         "entities_by_ids",
         "The given entities.",
         (ParamSpec("ids", "string_list", "entity ids"),),
-        f"UNWIND $ids AS i MATCH (e:Entity {{id: i}}) RETURN {_ENTITY}",
-        internal=True,
+        "UNWIND $ids AS i MATCH (e:Entity {id: i})",
     ),
-    NamedQuery(
+    _entities(
         "entities_by_head",
         "Up to two entities whose name's last word is the given kind word.",
         (ParamSpec("noun", "string", "a kind word, singular, lower case", max_length=80),),
-        f"MATCH (e:Entity) WHERE e.head = $noun RETURN {_ENTITY} ORDER BY node LIMIT 2",
-        internal=True,
+        "MATCH (e:Entity) WHERE e.head = $noun",
+        " ORDER BY node LIMIT 2",
     ),
-    NamedQuery(
+    _entities(
         "entities_by_lname",
         "Entities with one of the given names (stripped, lower case).",
         (ParamSpec("names", "string_list", "lower-cased names", max_length=600),),
-        f"UNWIND $names AS n MATCH (e:Entity) WHERE e.lname = n RETURN {_ENTITY}, e.lname AS lname",
-        internal=True,
+        "UNWIND $names AS n MATCH (e:Entity) WHERE e.lname = n",
+        ", e.lname AS lname",
     ),
-    NamedQuery(
+    _entities(
         "entities_named_from",
         "Entities whose lower-cased name starts with a prefix (prefix <= name < after).",
         (
@@ -72,9 +77,8 @@ NAME_INDEX_QUERIES = (
                 "after", "string", "the first string after all that start so", max_length=600
             ),
         ),
-        f"MATCH (e:Entity) WHERE e.lname >= $prefix AND e.lname < $after RETURN {_ENTITY}, "
-        "e.lname AS lname",
-        internal=True,
+        "MATCH (e:Entity) WHERE e.lname >= $prefix AND e.lname < $after",
+        ", e.lname AS lname",
     ),
     NamedQuery(
         "code_like_names",
@@ -87,11 +91,10 @@ NAME_INDEX_QUERIES = (
         "RETURN DISTINCT id(e) AS node, e.id AS id, e.code_forms AS forms",
         internal=True,
     ),
-    NamedQuery(
+    _entities(
         "namesake_entities",
         "Every entity whose name an entity of another kind has.",
         (),
-        f"MATCH (e:Entity) WHERE e.namesake = 1 RETURN {_ENTITY}",
-        internal=True,
+        "MATCH (e:Entity) WHERE e.namesake = 1",
     ),
 )
