@@ -145,6 +145,19 @@ def test_the_first_investigation_reads_no_entity_list(client: GraphClient, index
     assert "entities_by_name_keys" in asked
 
 
+def test_hostile_text_is_looked_up_without_an_error(client: GraphClient, indexed: str) -> None:
+    """Keys the parameter checks would refuse (control characters, a run longer than any
+    name, a lone surrogate) name nothing: they are dropped, never sent, never an error."""
+    tools = ToolExecutor(client, indexed, load_policy("evaluation"))
+    snapshot = tools.snapshot()
+    assert snapshot.index is not None
+    hostile = "tallow-db\x07 " + "x" * 700 + " \udcff ~ " + "y" * 650 + "~"
+    assert [r["id"] for r in snapshot.find_entities(hostile)] == ["datastore:tallow-db"]
+    assert snapshot.index.named_from("tallow-d~") == []
+    assert snapshot.index.named(["", "x" * 700, "tallow-db"]) == ["datastore:tallow-db"]
+    assert snapshot.index.entity("x" * 700) is None
+
+
 def test_a_graph_without_a_complete_index_is_read_the_old_way(
     client: GraphClient, indexed: str
 ) -> None:

@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from zehn.queries.name_index import KEY_LENGTH
+from zehn.queries.spec import sendable
 from zehn.reading.model import Entity
 from zehn.reading.name_keys import text_keys
 from zehn.reading.near_names import CodeLikeNames, near_lengths
@@ -39,6 +41,7 @@ class NameIndex:
         self._code_rows: dict[int, list[tuple[int, int, str, str]]] = {}
         self._near: dict[tuple[int, int], CodeLikeNames] = {}
         self._all_namesakes: tuple[str, ...] | None = None
+        self._absent: set[str] = set()  # ids asked for that the graph does not have
         self._lock = threading.Lock()
 
     # --- entities by what a text holds --------------------------------------------------
@@ -59,9 +62,11 @@ class NameIndex:
     def by_ids(self, ids: Iterable[str]) -> list[str]:
         """The ids of those entities that exist, each read once."""
         wanted = list(dict.fromkeys(str(i) for i in ids))
-        missing = [i for i in wanted if i not in self.known]
+        missing = [i for i in wanted if i not in self.known and i not in self._absent]
+        missing = [i for i in missing if sendable(i, KEY_LENGTH)]
         if missing:
             self._remember(self._read("entities_by_ids", {"ids": missing}))
+            self._absent.update(i for i in missing if i not in self.known)
         return [i for i in wanted if i in self.known]
 
     def entity(self, entity_id: str) -> Entity | None:
@@ -70,7 +75,7 @@ class NameIndex:
 
     def named(self, lnames: Iterable[str]) -> list[str]:
         """Ids of the entities whose stripped lower-cased name is one of ``lnames``."""
-        wanted = list(dict.fromkeys(lnames))
+        wanted = [n for n in dict.fromkeys(lnames) if sendable(n, KEY_LENGTH)]
         missing = [n for n in wanted if n not in self._lnames]
         if missing:
             found: dict[str, list[str]] = {n: [] for n in missing}
@@ -81,8 +86,12 @@ class NameIndex:
 
     def named_from(self, prefix: str) -> list[str]:
         """Ids of the entities whose stripped lower-cased name starts with ``prefix``."""
+        if not sendable(prefix, KEY_LENGTH):
+            return []
         if prefix not in self._prefixes:
-            after = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\uffff"
+            after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # the first string past them all
+            if not sendable(after, KEY_LENGTH):  # "~" + 1 is a control character
+                after = prefix + "\uffff"
             rows = self._read("entities_named_from", {"prefix": prefix, "after": after})
             ids = [self._remember_one(r) for r in rows if str(r["lname"]).startswith(prefix)]
             self._prefixes[prefix] = tuple(ids)
@@ -130,6 +139,7 @@ class NameIndex:
 
     def _by_keys(self, field: str, keys: set[str]) -> list[str]:
         kept = self._keys[field]
+        keys = {k for k in keys if k in kept or sendable(k, KEY_LENGTH)}
         missing = sorted(k for k in keys if k not in kept)
         if missing:
             query = "entities_by_name_keys" if field == "name" else "entities_by_loose_keys"

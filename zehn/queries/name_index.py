@@ -16,7 +16,8 @@ _ENTITY = (
     "coalesce(e.aliases, []) AS aliases, coalesce(e.origin, 'catalog') AS origin, "
     "e.namesake AS namesake"
 )
-_KEYS = ParamSpec("keys", "string_list", "name keys", max_length=600)
+KEY_LENGTH = 600  # a key, name or prefix sent; a longer one names nothing and is not sent
+_KEYS = ParamSpec("keys", "string_list", "name keys", max_length=KEY_LENGTH)
 
 
 def _entities(
@@ -51,7 +52,7 @@ NAME_INDEX_QUERIES = (
     _entities(
         "entities_by_ids",
         "The given entities.",
-        (ParamSpec("ids", "string_list", "entity ids"),),
+        (ParamSpec("ids", "string_list", "entity ids", max_length=KEY_LENGTH),),
         "UNWIND $ids AS i MATCH (e:Entity {id: i})",
     ),
     _entities(
@@ -64,7 +65,7 @@ NAME_INDEX_QUERIES = (
     _entities(
         "entities_by_lname",
         "Entities with one of the given names (stripped, lower case).",
-        (ParamSpec("names", "string_list", "lower-cased names", max_length=600),),
+        (ParamSpec("names", "string_list", "lower-cased names", max_length=KEY_LENGTH),),
         "UNWIND $names AS n MATCH (e:Entity) WHERE e.lname = n",
         ", e.lname AS lname",
     ),
@@ -72,9 +73,9 @@ NAME_INDEX_QUERIES = (
         "entities_named_from",
         "Entities whose lower-cased name starts with a prefix (prefix <= name < after).",
         (
-            ParamSpec("prefix", "string", "the prefix", max_length=600),
+            ParamSpec("prefix", "string", "the prefix", max_length=KEY_LENGTH),
             ParamSpec(
-                "after", "string", "the first string after all that start so", max_length=600
+                "after", "string", "the first string after all that start so", max_length=KEY_LENGTH
             ),
         ),
         "MATCH (e:Entity) WHERE e.lname >= $prefix AND e.lname < $after",

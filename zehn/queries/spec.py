@@ -102,6 +102,18 @@ def _plain(values: list[str] | tuple[str, ...], max_length: int) -> bool:
     return True
 
 
+def sendable(value: str, max_length: int = MAX_STRING) -> bool:
+    """Whether a string parameter passes the checks of ``_string`` (a look-up key taken from
+    a user's text is dropped, not refused, when it cannot be sent: no name has it)."""
+    if not value.strip() or len(value) > max_length or _CONTROL.search(value):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _string(where: str, value: Any, max_length: int) -> str:
     if not isinstance(value, str):
         raise InvalidParameters(f"{where} must be a string, not {type(value).__name__}")
