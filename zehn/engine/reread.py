@@ -24,7 +24,7 @@ def reread(rows: Iterable[Mapping[str, Any]], snapshot: GraphSnapshot) -> list[G
     """One-hop paths for every relation the search rows' sentences state between entities."""
     rows = list(rows)
     binder = snapshot.binder_for([str(row["text"]) for row in rows])
-    paths: dict[tuple[str, str, str, str], GradedPath] = {}
+    read: list[Evidence] = []
     for row in rows:
         sentence = Sentence(
             str(row["document"]), str(row["text"]), int(row["start"]), int(row["end"])
@@ -47,7 +47,11 @@ def reread(rows: Iterable[Mapping[str, Any]], snapshot: GraphSnapshot) -> list[G
                 hedged=edge.hedged,
                 fact=edge.fact,
             )
-            hop = graded_hop([snapshot.grade(evidence)])
-            key = (edge.subject, edge.rel_type, edge.object, evidence.sentence_id)
-            paths.setdefault(key, GradedPath((edge.subject, edge.object), (hop,), snapshot.names))
+            read.append(evidence)
+    grades = snapshot.grade_all(read)  # graded together: one grader for every sentence
+    paths: dict[tuple[str, str, str, str], GradedPath] = {}
+    for e in read:
+        hop = graded_hop([grades[e.key]])
+        key = (e.source, e.rel_type, e.target, e.sentence_id)
+        paths.setdefault(key, GradedPath((e.source, e.target), (hop,), snapshot.names))
     return list(paths.values())
