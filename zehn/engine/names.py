@@ -65,7 +65,8 @@ class NameIndex:
         missing = [i for i in wanted if i not in self.known and i not in self._absent]
         missing = [i for i in missing if sendable(i, KEY_LENGTH)]
         if missing:
-            self._remember(self._read("entities_by_ids", {"ids": missing}))
+            for row in self._read("entities_by_ids", {"ids": missing}):
+                self._remember(row)
             self._absent.update(i for i in missing if i not in self.known)
         return [i for i in wanted if i in self.known]
 
@@ -80,7 +81,7 @@ class NameIndex:
         if missing:
             found: dict[str, list[str]] = {n: [] for n in missing}
             for row in self._read("entities_by_lname", {"names": missing}):
-                found.setdefault(str(row["lname"]), []).append(self._remember_one(row))
+                found.setdefault(str(row["lname"]), []).append(self._remember(row))
             self._lnames.update({n: tuple(ids) for n, ids in found.items()})
         return [i for n in wanted for i in self._lnames[n]]
 
@@ -93,7 +94,7 @@ class NameIndex:
             if not sendable(after, KEY_LENGTH):  # "~" + 1 is a control character
                 after = prefix + "\uffff"
             rows = self._read("entities_named_from", {"prefix": prefix, "after": after})
-            ids = [self._remember_one(r) for r in rows if str(r["lname"]).startswith(prefix)]
+            ids = [self._remember(r) for r in rows if str(r["lname"]).startswith(prefix)]
             self._prefixes[prefix] = tuple(ids)
         return list(self._prefixes[prefix])
 
@@ -102,7 +103,7 @@ class NameIndex:
     def with_head(self, noun: str) -> list[Entity]:
         if noun not in self._heads:
             rows = self._read("entities_by_head", {"noun": noun})
-            self._heads[noun] = [self.known[self._remember_one(r)] for r in rows]
+            self._heads[noun] = [self.known[self._remember(r)] for r in rows]
         return list(self._heads[noun])
 
     def closest_code_like(self, word: str) -> tuple[str, str, float] | None:
@@ -132,7 +133,7 @@ class NameIndex:
         """Ids of every entity whose name an entity of another kind has (read once)."""
         if self._all_namesakes is None:
             rows = self._read("namesake_entities", {})
-            self._all_namesakes = tuple(self._remember_one(r) for r in rows)
+            self._all_namesakes = tuple(self._remember(r) for r in rows)
         return self._all_namesakes
 
     # --- rows ---------------------------------------------------------------------------
@@ -145,7 +146,7 @@ class NameIndex:
             query = "entities_by_name_keys" if field == "name" else "entities_by_loose_keys"
             found: dict[str, list[str]] = {k: [] for k in missing}
             for row in self._read(query, {"keys": missing}):
-                entity_id = self._remember_one(row)
+                entity_id = self._remember(row)
                 for key in row.get("keys") or ():
                     if key in found:
                         found[key].append(entity_id)
@@ -153,11 +154,7 @@ class NameIndex:
                 kept.update({k: tuple(dict.fromkeys(ids)) for k, ids in found.items()})
         return list(dict.fromkeys(i for k in keys for i in kept.get(k, ())))
 
-    def _remember(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        for row in rows:
-            self._remember_one(row)
-
-    def _remember_one(self, row: Mapping[str, Any]) -> str:
+    def _remember(self, row: Mapping[str, Any]) -> str:
         entity_id = str(row["id"])
         if entity_id not in self.known:
             entity = Entity.from_row(row)
