@@ -250,3 +250,26 @@ def test_a_document_is_read_back_in_pages_of_chunks_whole_and_in_order(
         (s.start, s.end, s.text) for s in expected
     ]
     assert len(doc.chunks) > 2 and max(pages) == 2 and len(pages) == -(-len(doc.chunks) // 2)
+
+
+def test_documents_kept_at_ingest_are_what_reading_them_back_gives(
+    client: GraphClient, graph_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build extracts from the documents it just wrote without reading them back: each kept
+    document (one written in several parts among them) equals the one read from the graph
+    (test_ingest checks that a document the server refused is not kept)."""
+    from zehn.extract import ingest
+
+    monkeypatch.setattr(ingest, "BATCH_SENTENCES", 7)  # the long document goes in parts
+    shutil.copytree(SAMPLE / "sources", tmp_path / "sources")
+    long_text = "\n\n".join(f"Part {i}. The kite service sends note {i} on." for i in range(30))
+    (tmp_path / "sources" / "long.md").write_text(long_text, encoding="utf-8")
+    kept: dict[str, SourceText] = {}
+    report = ingest.ingest_path(client, graph_name, tmp_path / "sources", keep=kept)
+    assert set(kept) == set(report.written_ids) and "doc/long-md" in kept
+    back = pipeline.read_source_texts(client, graph_name, sorted(kept))
+    assert back == [kept[d] for d in sorted(kept)]
+    # a second ingest writes nothing (every text unchanged) and so keeps nothing
+    again: dict[str, SourceText] = {}
+    ingest.ingest_path(client, graph_name, tmp_path / "sources", keep=again)
+    assert again == {}

@@ -170,8 +170,10 @@ def test_a_document_the_server_refuses_is_reported_and_the_rest_is_ingested(
         real(client, graph, parts)
 
     monkeypatch.setattr(ingest_module, "_write_parts", refuse_design)
-    report = ingest_path(client, graph_name, corpus)
+    kept: dict[str, Any] = {}
+    report = ingest_path(client, graph_name, corpus, keep=kept)
     assert report.written_ids == ("doc/runbook-md",)
+    assert list(kept) == ["doc/runbook-md"]  # a build extracts only what was stored
     assert [(s.error, "doc/design-md" in s.reason) for s in report.skipped] == [
         ("QueryError", True)
     ]

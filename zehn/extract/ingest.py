@@ -31,7 +31,7 @@ from typing import Any
 
 from zehn.corpus.dates import iso_utc, stated_dates
 from zehn.corpus.loaders import iter_source_files, load_file
-from zehn.corpus.model import Document, Sentence
+from zehn.corpus.model import Document, Sentence, SourceText
 from zehn.errors import (
     AccessDenied,
     CorpusError,
@@ -177,8 +177,12 @@ def ingest_path(
     path: Path,
     *,
     progress: ProgressFactory | None = None,
+    keep: dict[str, SourceText] | None = None,
 ) -> IngestReport:
     """Ingest every source file under ``path`` into ``graph``.
+
+    ``keep``, when given, receives each document written whole as the ``SourceText`` a
+    read of the graph would give back (a build extracts from it without reading it back).
 
     ``progress`` builds a progress bar from the file count (``tqdm``-like:
     ``update()`` and ``close()``); None shows none. A document written in several parts
@@ -197,7 +201,7 @@ def ingest_path(
     skipped: list[SkippedFile] = []
     seen: dict[str, str] = {}
     bar = progress(len(files)) if progress else None
-    writer = _BatchWriter(client, graph, existing, skipped, bar)
+    writer = _BatchWriter(client, graph, existing, skipped, bar, keep)
     try:
         for file in files:
             try:
@@ -270,6 +274,8 @@ class _Part:
     changed: bool  # False: an unchanged document whose metadata is refreshed
     doc_sentences: int
     doc_chunks: int
+    # the document as stored, on the last part of a changed one when the caller keeps texts
+    source: SourceText | None = None
 
 
 class _BatchWriter:
@@ -283,10 +289,12 @@ class _BatchWriter:
         existing: dict[str, str],
         skipped: list[SkippedFile],
         bar: Any,
+        keep: dict[str, SourceText] | None = None,
     ) -> None:
         self.client, self.graph, self.existing, self.skipped, self.bar = (
             client, graph, existing, skipped, bar,
         )  # fmt: skip
+        self.keep = keep
         self.pending: list[_Part] = []
         self.pending_sentences = 0
         self.refused: set[str] = set()
@@ -295,7 +303,7 @@ class _BatchWriter:
         self.unchanged = self.sentences = self.chunks = 0
 
     def add(self, file: str, doc: Document, sentences: list[Sentence]) -> None:
-        for part in _parts(file, doc, sentences, self.existing):
+        for part in _parts(file, doc, sentences, self.existing, keep=self.keep is not None):
             # an unchanged document's refresh sends its text: it weighs its sentences too
             weight = part.sentences if part.changed else part.doc_sentences
             if self.pending and self.pending_sentences + weight > BATCH_SENTENCES:
@@ -356,6 +364,8 @@ class _BatchWriter:
         self.chunks += part.doc_chunks
         if part.changed:
             self.written.append(part.doc.id)
+            if self.keep is not None and part.source is not None:
+                self.keep[part.doc.id] = part.source
         else:
             self.unchanged += 1
         if part.parts > 1:
@@ -369,7 +379,12 @@ class _BatchWriter:
 
 
 def _parts(
-    file: str, doc: Document, sentences: list[Sentence], existing: dict[str, str]
+    file: str,
+    doc: Document,
+    sentences: list[Sentence],
+    existing: dict[str, str],
+    *,
+    keep: bool = False,
 ) -> list[_Part]:
     """The writes of one document: none of its chunks when its text is unchanged (metadata
     only), else its chunks in parts of about ``BATCH_SENTENCES`` sentences."""
@@ -414,6 +429,11 @@ def _parts(
         out.append(
             _Part(file, doc, doc_props, group, count, i + 1, len(groups), replaces and first,
                   True, len(stamped), len(chunks))
+        )  # fmt: skip
+    if keep:
+        out[-1].source = SourceText(
+            doc.id, doc.title, doc.text, tuple(chunks),
+            tuple(sorted(stamped, key=lambda s: s.start)),
         )  # fmt: skip
     return out
 

@@ -217,7 +217,8 @@ def _build_graph(
         client.copy_graph(target, staging)
     try:
         _begin(stage, "files")
-        ingest = ingest_path(client, staging, layout.sources, progress=progress)
+        written: dict[str, SourceText] = {}  # what this build wrote, as it would be read back
+        ingest = ingest_path(client, staging, layout.sources, progress=progress, keep=written)
         if ingest.failed_completely:
             client.delete_graph(staging)
             return BuildReport(target, strategy.name, ingest, swapped=False)
@@ -229,7 +230,8 @@ def _build_graph(
             _clear_extraction(client, staging)
             doc_ids = _all_document_ids(client, staging)
         _begin(stage, "sentences")
-        sources = read_source_texts(client, staging, doc_ids)
+        sources = _source_texts(client, staging, doc_ids, written)
+        written.clear()
         _begin(stage, "extraction")
         extraction_started = time.perf_counter()
         extraction = strategy.extract(sources, catalog, settings)
@@ -282,6 +284,16 @@ _SOURCE_SENTENCES = (
 )
 _SOURCE_BATCH = 200  # documents per read
 _CHUNK_BATCH = 500  # chunks per read of their sentences: a 15 MB document is read in pages
+
+
+def _source_texts(
+    client: GraphClient, graph: str, doc_ids: list[str], written: dict[str, SourceText]
+) -> list[SourceText]:
+    """The documents to extract, in document-id order: those this build just wrote as it
+    wrote them (the same ``SourceText`` a read gives back), the others read from the graph."""
+    stored = read_source_texts(client, graph, [d for d in doc_ids if d not in written])
+    found = {s.doc_id: s for s in stored}
+    return [found.get(d) or written[d] for d in sorted(doc_ids) if d in found or d in written]
 
 
 def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> list[SourceText]:
