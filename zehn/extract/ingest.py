@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -214,7 +216,9 @@ def ingest_path(
                 writer.add(str(file), doc, sentences)
             _advance(bar)
         writer.flush()
+        writer.settle()
     finally:  # metadata of unchanged documents is rewritten too: what was kept is stale
+        writer.close()
         bump_revision(client, graph)
         if bar is not None:
             bar.close()
@@ -301,6 +305,9 @@ class _BatchWriter:
         self.by_type: Counter[str] = Counter()
         self.written: list[str] = []
         self.unchanged = self.sentences = self.chunks = 0
+        # one batch on the server at a time, sent from this worker while the next is made
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zehn-ingest")
+        self._sending: tuple[list[_Part], Future[None]] | None = None
 
     def add(self, file: str, doc: Document, sentences: list[Sentence]) -> None:
         for part in _parts(file, doc, sentences, self.existing, keep=self.keep is not None):
@@ -312,31 +319,60 @@ class _BatchWriter:
             self.pending_sentences += weight
 
     def flush(self) -> None:
+        """Send the pending batch; the batch sent before it is finished first (its documents
+        counted, or the refused one found), so a later part of a document never goes after
+        its refused first part, and the worker writes one batch while the next is made."""
         parts = [p for p in self.pending if p.doc.id not in self.refused]
         self.pending, self.pending_sentences = [], 0
         if not parts:
             return
+        self.settle()
+        parts = [p for p in parts if p.doc.id not in self.refused]
+        if parts:
+            # _write_parts looked up at each call: tests inject a refusing server through it
+            sent = self._worker.submit(_write_parts, self.client, self.graph, parts)
+            self._sending = (parts, sent)
+
+    def settle(self) -> None:
+        """Wait for the batch on the server and count its documents; a refused batch is
+        written again document by document to find the one refused."""
+        if self._sending is None:
+            return
+        parts, sent = self._sending
+        self._sending = None
         try:
-            _write_parts(self.client, self.graph, parts)
+            sent.result()
         except AccessDenied:
             raise  # every write would fail: not these documents' fault
         except QueryError as error:
-            if len(parts) == 1:
-                self._refused(parts[0], error)
-                return
-            for part in parts:  # find the one refused: write each on its own
-                if part.doc.id in self.refused:
-                    continue
-                try:
-                    _write_parts(self.client, self.graph, [part])
-                except AccessDenied:
-                    raise
-                except QueryError as e:
-                    self._refused(part, e)
-                    continue
-                self._done(part)
+            self._one_by_one(parts, error)
             return
         for part in parts:
+            self._done(part)
+
+    def close(self) -> None:
+        """Stop the worker after the batch it is writing (its outcome is not needed when the
+        ingest failed: the caller raises)."""
+        if self._sending is not None:
+            with contextlib.suppress(Exception):
+                self._sending[1].result()
+            self._sending = None
+        self._worker.shutdown(wait=True)
+
+    def _one_by_one(self, parts: list[_Part], error: QueryError) -> None:
+        if len(parts) == 1:
+            self._refused(parts[0], error)
+            return
+        for part in parts:  # find the one refused: write each on its own
+            if part.doc.id in self.refused:
+                continue
+            try:
+                _write_parts(self.client, self.graph, [part])
+            except AccessDenied:
+                raise
+            except QueryError as e:
+                self._refused(part, e)
+                continue
             self._done(part)
 
     def _refused(self, part: _Part, error: QueryError) -> None:
