@@ -21,12 +21,12 @@ from zehn.config import Settings
 from zehn.corpus.model import Chunk, Sentence, SourceText
 from zehn.errors import CorpusError, ExtractionError, GraphNotFound, UnknownStrategy
 from zehn.extract.base import Extraction, Strategy
+from zehn.extract.catalog_aside import CatalogLoad
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.name_index import finish_name_index
 from zehn.extract.rules import RulesStrategy
 from zehn.extract.writer import OrderedWriter
-from zehn.reading.catalog import Catalog
 from zehn.reading.name_keys import name_fields
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.lock import BuildLock, WaitCallback
@@ -208,7 +208,7 @@ def _build_graph(
     if not layout.sources.exists():
         raise CorpusError(f"{path}: no such file or directory")
     catalog_file = catalog_path or layout.catalog
-    catalog = Catalog.load(catalog_file) if catalog_file else None
+    loading = CatalogLoad(catalog_file)  # a large one is parsed aside while documents go in
     target = graph_name(corpus, strategy.name)
     staging = target + STAGING_SUFFIX
     if client.graph_exists(staging):
@@ -219,6 +219,7 @@ def _build_graph(
         _begin(stage, "files")
         written: dict[str, SourceText] = {}  # what this build wrote, as it would be read back
         ingest = ingest_path(client, staging, layout.sources, progress=progress, keep=written)
+        catalog = loading.result()
         if ingest.failed_completely:
             client.delete_graph(staging)
             return BuildReport(target, strategy.name, ingest, swapped=False)
@@ -242,6 +243,7 @@ def _build_graph(
         entity_count = int(client.read(staging, "MATCH (e:Entity) RETURN count(e)").scalar() or 0)
         mention_count, ambiguous_count = _mention_counts(client, staging)
     except BaseException:
+        loading.close()
         if client.graph_exists(staging):
             client.delete_graph(staging)
         raise
