@@ -1,4 +1,5 @@
-"""Reading a catalog corpus in two processes gives exactly what one process gives."""
+"""Reading a catalog corpus run by run, every other run in a second process, gives exactly
+what one process reading it whole gives."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from zehn.config import Settings
 from zehn.corpus.model import SourceText
-from zehn.extract import base
+from zehn.extract import stream
 from zehn.extract.rules import RulesStrategy
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
@@ -49,14 +50,24 @@ def _documents(copies: int) -> list[SourceText]:
 
 
 class _PidRules(RulesStrategy):
-    """The rules strategy noting which process read each half (the file is shared)."""
+    """The rules strategy noting which process read each sentence (the file is shared)."""
 
     log: Path
+    die_in_child: int | None = None  # the parent's pid: a child reading a sentence dies
 
-    def _read(self, *args: Any, **kwargs: Any) -> Any:
+    def sentence_edges(self, sentence: Any, bound: Any) -> Any:
+        if self.die_in_child is not None and os.getpid() != self.die_in_child:
+            os._exit(3)  # killed, as by the out-of-memory killer
         with self.log.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        return super()._read(*args, **kwargs)
+        return super().sentence_edges(sentence, bound)
+
+
+@pytest.fixture
+def tiny_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs of about 10 sentences, and a second process from any size."""
+    monkeypatch.setattr(stream, "RUN_SENTENCES", 10)
+    monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
 
 
 def test_two_processes_extract_what_one_does(
@@ -64,30 +75,48 @@ def test_two_processes_extract_what_one_does(
 ) -> None:
     documents = _documents(25)
     one = RulesStrategy().extract(documents, CATALOG, Settings())
-    monkeypatch.setattr(base, "PARALLEL_MIN_SENTENCES", 1)
-    assert base._halves(documents) is not None
+    monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 10**9)
+    assert RulesStrategy().extract(documents, CATALOG, Settings()) == one  # one process
+    monkeypatch.setattr(stream, "RUN_SENTENCES", 10)
+    monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
     strategy = _PidRules()
     strategy.log = tmp_path / "pids"
     seen: list[int] = []
     two = strategy.extract(documents, CATALOG, Settings(), progress=seen.append)
-    assert len(set(strategy.log.read_text().split())) == 2  # the second half was forked
-    assert sum(seen) == len(documents)
+    assert len(set(strategy.log.read_text().split())) == 2  # every other run was forked
+    assert sum(seen) == len(documents) and len(seen) > 4
     assert two == one
     assert len(one.edges) > 50 and one.ambiguous_mentions == 0
 
 
+def test_runs_come_in_document_order_each_whole(tiny_runs: None) -> None:
+    documents = _documents(5)
+    runs = list(RulesStrategy().stream(documents, CATALOG, Settings()))
+    assert sum(r.documents for r in runs) == len(documents) and len(runs) > 3
+    sentence_docs = [m.sentence_id.partition("#")[0] for r in runs for m in r.mentions]
+    assert sentence_docs == sorted(sentence_docs)  # document ids sort in document order here
+    for run in runs:
+        assert len({e.key for e in run.edges}) == len(run.edges)
+
+
+def test_a_child_that_dies_leaves_its_runs_to_the_parent(tiny_runs: None, tmp_path: Path) -> None:
+    documents = _documents(6)
+    one = RulesStrategy().extract(documents, CATALOG, Settings())
+    strategy = _PidRules()
+    strategy.log = tmp_path / "pids"
+    strategy.die_in_child = os.getpid()
+    assert strategy.extract(documents, CATALOG, Settings()) == one
+    assert set(strategy.log.read_text().split()) == {str(os.getpid())}
+
+
 def test_one_process_reads_small_corpora_and_corpora_without_a_catalog(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     documents = _documents(2)
-    assert base._halves(documents) is None  # under PARALLEL_MIN_SENTENCES
-    monkeypatch.setattr(base, "PARALLEL_MIN_SENTENCES", 1)
-    halves = base._halves(documents)
-    assert halves is not None and [len(h) for h in halves] == [4, 4]
-    assert base._halves(documents[:1]) is None
-
-    def refuse() -> None:
-        raise AssertionError("no fork without a catalog: discovery reads the whole corpus")
-
-    monkeypatch.setattr(base.SentenceStrategy, "_read_in_two", lambda *a: refuse())
-    assert RulesStrategy().extract(documents, None, Settings()).strategy == "rules"
+    monkeypatch.setattr(stream, "RUN_SENTENCES", 4)
+    strategy = _PidRules()
+    strategy.log = tmp_path / "pids"
+    strategy.extract(documents, CATALOG, Settings())  # under PARALLEL_MIN_SENTENCES
+    monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
+    strategy.extract(documents, None, Settings())  # discovery reads the whole corpus: no fork
+    assert set(strategy.log.read_text().split()) == {str(os.getpid())}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,17 +20,14 @@ from typing import Any
 from zehn.config import Settings
 from zehn.corpus.model import Chunk, Sentence, SourceText
 from zehn.errors import CorpusError, ExtractionError, GraphNotFound, UnknownStrategy
-from zehn.extract.base import Extraction, Strategy
+from zehn.extract.base import SentenceStrategy, Strategy
 from zehn.extract.catalog_aside import CatalogLoad
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
-from zehn.extract.name_index import finish_name_index
 from zehn.extract.rules import RulesStrategy
-from zehn.extract.writer import OrderedWriter
-from zehn.reading.name_keys import name_fields
+from zehn.extract.write import write_extraction, write_stream
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.lock import BuildLock, WaitCallback
-from zehn.store.revision import bump_revision
 
 GRAPH_SEPARATOR = "__"
 STAGING_SUFFIX = "__staging"
@@ -133,7 +130,7 @@ class BuildReport:
     ambiguous_mentions: int = 0
     edges_by_predicate: dict[str, int] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
-    extraction_s: float = 0.0
+    extraction_s: float = 0.0  # reading the documents (a sentence strategy: with its writes)
     elapsed_s: float = 0.0
 
     @property
@@ -235,9 +232,15 @@ def _build_graph(
         written.clear()
         _begin(stage, "extraction")
         extraction_started = time.perf_counter()
-        extraction = strategy.extract(sources, catalog, settings)
+        if isinstance(strategy, SentenceStrategy):  # each run written while the next is read
+            stream = strategy.stream(sources, catalog, settings)
+            write_stream(client, staging, stream)
+            notes = strategy.notes(stream.skipped_ambiguous)
+        else:
+            extraction = strategy.extract(sources, catalog, settings)
+            write_extraction(client, staging, extraction)
+            notes = extraction.notes
         extraction_s = time.perf_counter() - extraction_started
-        write_extraction(client, staging, extraction)
         _write_meta(client, staging, corpus, strategy, fingerprint, layout.sources)
         counts = _edge_counts(client, staging)
         entity_count = int(client.read(staging, "MATCH (e:Entity) RETURN count(e)").scalar() or 0)
@@ -259,7 +262,7 @@ def _build_graph(
         mentions=mention_count,
         ambiguous_mentions=ambiguous_count,
         edges_by_predicate=counts,
-        notes=extraction.notes,
+        notes=notes,
         extraction_s=extraction_s,
         elapsed_s=time.perf_counter() - started,
     )
@@ -337,110 +340,6 @@ def read_source_texts(client: GraphClient, graph: str, doc_ids: list[str]) -> li
                 sentences=tuple(sorted(sentences[doc_id], key=lambda s: s.start)),
             )
     return [found[d] for d in ordered if d in found]
-
-
-def write_extraction(client: GraphClient, graph: str, extraction: Extraction) -> None:
-    """Entities (merged by id), MENTIONED_IN edges, and RELATES edges, in batches."""
-    bump_revision(client, graph)
-    entities = [
-        {
-            "id": e.id,
-            "name": e.name,
-            "kind": e.kind,
-            "aliases": list(e.aliases),
-            "owner": e.owner,
-            "description": e.description,
-            "origin": e.origin,
-            **name_fields(e),
-        }
-        for e in extraction.entities
-    ]
-    with OrderedWriter(client, graph) as writer:  # the next batch is made while one is sent
-        _write_rows(writer, entities, mentions_of(extraction), edges_of(extraction))
-    finish_name_index(client, graph)
-    bump_revision(client, graph)
-
-
-def _write_rows(
-    writer: OrderedWriter,
-    entities: list[dict[str, Any]],
-    mentions: Iterable[dict[str, Any]],
-    edges: Iterable[dict[str, Any]],
-) -> None:
-    """Entities first (merged by id), then MENTIONED_IN edges, then RELATES edges."""
-    for batch in _batches(entities):
-        writer.write("UNWIND $rows AS r MERGE (e:Entity {id: r.id}) SET e += r", {"rows": batch})
-    for batch in _batches(mentions):
-        writer.write(
-            "UNWIND $rows AS r MATCH (s:Sentence {id: r.sentence_id}) "
-            "UNWIND r.candidates AS cid MATCH (e:Entity {id: cid}) "
-            "CREATE (e)-[:MENTIONED_IN {start: r.start, end: r.end, surface: r.surface, "
-            "reason: r.reason, ambiguous: r.ambiguous}]->(s)",
-            {"rows": batch},
-        )
-    for batch in _batches(edges):
-        writer.write(
-            "UNWIND $rows AS r MATCH (a:Entity {id: r.subject}), (b:Entity {id: r.object}) "
-            "CREATE (a)-[x:RELATES]->(b) SET x += r.props",
-            {"rows": batch},
-        )
-
-
-def mentions_of(extraction: Extraction) -> Iterator[dict[str, Any]]:
-    """MENTIONED_IN rows, made batch by batch as they are written."""
-    return (
-        {
-            "sentence_id": m.sentence_id,
-            "candidates": list(m.candidates),
-            "start": m.start,
-            "end": m.end,
-            "surface": m.surface,
-            "reason": m.reason,
-            "ambiguous": m.ambiguous,
-        }
-        for m in extraction.mentions
-    )
-
-
-def edges_of(extraction: Extraction) -> Iterator[dict[str, Any]]:
-    """RELATES rows (the end entities and the edge's properties), made batch by batch."""
-    return (
-        {
-            "subject": e.subject,
-            "object": e.object,
-            "props": {
-                "key": e.key,
-                "rel_type": e.rel_type,
-                "sentence_id": e.sentence_id,
-                "doc_id": e.doc_id,
-                "start": e.start,
-                "end": e.end,
-                "fact": e.fact,
-                "strategy": e.strategy,
-                "negated": e.negated,
-                "hedged": e.hedged,
-                "cue": e.cue,
-                "subject_start": e.subject_span[0] if e.subject_span else None,
-                "subject_end": e.subject_span[1] if e.subject_span else None,
-                "object_start": e.object_span[0] if e.object_span else None,
-                "object_end": e.object_span[1] if e.object_span else None,
-                "subject_ref": e.subject_reference or None,
-                "object_ref": e.object_reference or None,
-            },
-        }
-        for e in extraction.edges
-    )
-
-
-def _batches(rows: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    batch: list[dict[str, Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= _BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def _fingerprint(strategy: Strategy, catalog_file: Path | None) -> str:

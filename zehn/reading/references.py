@@ -496,21 +496,38 @@ def read_corpus(
 ) -> tuple[tuple[Entity, ...], list[tuple[Sentence, list[Mention]]]]:
     """Every sentence with its mentions: the names the binder finds, then the references the
     document's own structure adds (the catalog's entities, else the discovered ones)."""
-    entities = tuple(catalog.entities if catalog else discover_entities(documents))
-    binder = Binder(entities)
+    entities, binder = corpus_binder(documents, catalog)
     read: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:
-        bound = {s.id: binder.bind(s) for s in document.sentences}
-        bound = title_references(document, bound, entities, binder)
-        bound = agent_references(document, bound)
-        refs = document_references(document, bound, entities, binder)
-        flows = document_flows(document)
-        nodes = diagram_mentions(
-            document.sentences, binder, text=document.text, bound=bound, flows=flows
-        )
-        for s in document.sentences:
-            sid = s.id
-            read.append((s, bound[sid] + refs.get(sid, []) + nodes.get(sid, [])))
+        read.extend(read_document(document, entities, binder))
         if progress:
             progress(1)
     return entities, read
+
+
+def corpus_binder(
+    documents: Sequence[SourceText], catalog: Catalog | None
+) -> tuple[tuple[Entity, ...], Binder]:
+    """The entities a corpus is read with (the catalog's, else the discovered ones) and their
+    binder: made once, then each document is read with ``read_document``."""
+    entities = tuple(catalog.entities if catalog else discover_entities(documents))
+    return entities, Binder(entities)
+
+
+def read_document(
+    document: SourceText, entities: tuple[Entity, ...], binder: Binder
+) -> list[tuple[Sentence, list[Mention]]]:
+    """One document's sentences, each with its mentions (see ``read_corpus``)."""
+    read: list[tuple[Sentence, list[Mention]]] = []
+    bound = {s.id: binder.bind(s) for s in document.sentences}
+    bound = title_references(document, bound, entities, binder)
+    bound = agent_references(document, bound)
+    refs = document_references(document, bound, entities, binder)
+    flows = document_flows(document)
+    nodes = diagram_mentions(
+        document.sentences, binder, text=document.text, bound=bound, flows=flows
+    )
+    for s in document.sentences:
+        sid = s.id
+        read.append((s, bound[sid] + refs.get(sid, []) + nodes.get(sid, [])))
+    return read

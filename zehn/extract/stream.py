@@ -1,0 +1,173 @@
+"""Read a corpus run by run, so a build writes each run while the next is read.
+
+A sentence strategy reads documents on their own once the corpus's entities and binder are
+made (``zehn.reading.references.corpus_binder``). The documents are cut into runs of about
+``RUN_SENTENCES`` sentences, and the runs come out in document order, each with its mentions
+and its edges (unique by key: a key names its sentence, so no edge repeats across runs). The
+pipeline writes a run (the server's work, on the other core) while the next one is read.
+
+With a catalog and at least ``PARALLEL_MIN_SENTENCES`` sentences, every other run is read in
+a forked process that inherits the binder and sends its runs back as it finishes them; the
+runs still come out in document order, so the result is the same as reading in one process.
+A child that dies (killed, out of memory) is noticed and its runs are read here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Protocol
+
+from zehn.corpus.model import Sentence, SourceText
+from zehn.reading.binding import Binder
+from zehn.reading.catalog import Catalog
+from zehn.reading.model import Edge, Entity, Mention, unique_edges
+from zehn.reading.references import corpus_binder, read_document, with_references
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+RUN_SENTENCES = 2_000
+# sentences from which a second process pays (a fork and sending runs back cost tens of ms)
+PARALLEL_MIN_SENTENCES = 4_000
+_CHILD_POLL_S = 0.5  # how often a parent waiting for a run checks that the child is alive
+
+
+class ReadsSentences(Protocol):
+    """What a run needs of a strategy: the edges one bound sentence gives."""
+
+    def sentence_edges(
+        self, sentence: Sentence, bound: Sequence[Mention]
+    ) -> tuple[list[Edge], int]: ...
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a run of documents gave: mentions (those names say, not references) and edges."""
+
+    documents: int
+    mentions: tuple[Mention, ...]
+    edges: tuple[Edge, ...]
+    skipped_ambiguous: int
+
+
+class ExtractionStream:
+    """``entities`` at once; iterate for the runs, in document order (once)."""
+
+    def __init__(
+        self,
+        strategy: ReadsSentences,
+        documents: Sequence[SourceText],
+        catalog: Catalog | None,
+        *,
+        run_sentences: int | None = None,
+    ) -> None:
+        self.entities, self._binder = corpus_binder(documents, catalog)
+        self._strategy = strategy
+        self._runs = _runs(documents, run_sentences or RUN_SENTENCES)
+        self.skipped_ambiguous = 0
+        self._child: BaseProcess | None = None
+        self._queue: Queue[tuple[int, Run]] | None = None
+        total = sum(len(d.sentences) for d in documents)
+        if catalog is not None and len(self._runs) >= 2 and _can_fork(total):
+            self._fork()  # now, before the caller starts any writer thread
+
+    def __iter__(self) -> Iterator[Run]:
+        try:
+            received: dict[int, Run] = {}
+            for index, documents in enumerate(self._runs):
+                if self._child is not None and index % 2 == 1:
+                    run = self._from_child(index, received) or self._read(documents)
+                else:
+                    run = self._read(documents)
+                self.skipped_ambiguous += run.skipped_ambiguous
+                yield run
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the child, if any (a build that failed midway)."""
+        child, self._child = self._child, None
+        if child is not None:
+            child.join(timeout=1)
+            if child.is_alive():
+                child.kill()
+                child.join()
+        if self._queue is not None:
+            self._queue.close()
+            self._queue = None
+
+    def _read(self, documents: Sequence[SourceText]) -> Run:
+        return read_run(self._strategy, documents, self.entities, self._binder)
+
+    def _fork(self) -> None:
+        context = multiprocessing.get_context("fork")
+        self._queue = context.Queue()
+        # fork: the child inherits the binder and the documents; nothing is pickled to it
+        self._child = context.Process(target=self._child_reads, daemon=True)
+        self._child.start()
+
+    def _child_reads(self) -> None:
+        assert self._queue is not None
+        for index in range(1, len(self._runs), 2):
+            self._queue.put((index, self._read(self._runs[index])))
+        self._queue.close()
+        self._queue.join_thread()  # every run sent before the child exits
+
+    def _from_child(self, index: int, received: dict[int, Run]) -> Run | None:
+        """The child's run ``index``, or None once the child is gone without it."""
+        while index not in received:
+            assert self._queue is not None and self._child is not None
+            try:
+                got, run = self._queue.get(timeout=_CHILD_POLL_S)
+            except queue.Empty:
+                if not self._child.is_alive() and self._queue.empty():
+                    return None
+                continue
+            received[got] = run
+        return received.pop(index)
+
+
+def read_run(
+    strategy: ReadsSentences,
+    documents: Sequence[SourceText],
+    entities: tuple[Entity, ...],
+    binder: Binder,
+) -> Run:
+    """Read each document of a run and each of its sentences with ``strategy``."""
+    mentions: list[Mention] = []
+    edges: list[Edge] = []
+    skipped = 0
+    for document in documents:
+        for sentence, bound in read_document(document, entities, binder):
+            mentions.extend(m for m in bound if not m.reference)  # stored: what names say
+            found, ambiguous = strategy.sentence_edges(sentence, bound)
+            edges.extend(with_references(found, bound))
+            skipped += ambiguous
+    return Run(len(documents), tuple(mentions), unique_edges(edges), skipped)
+
+
+def _runs(documents: Sequence[SourceText], size: int) -> list[Sequence[SourceText]]:
+    """Consecutive documents in runs of about ``size`` sentences (a larger document alone)."""
+    runs: list[Sequence[SourceText]] = []
+    start, sentences = 0, 0
+    for index, document in enumerate(documents):
+        sentences += len(document.sentences)
+        if sentences >= size:
+            runs.append(documents[start : index + 1])
+            start, sentences = index + 1, 0
+    if start < len(documents):
+        runs.append(documents[start:])
+    return runs
+
+
+def _can_fork(sentences: int) -> bool:
+    return (
+        sentences >= PARALLEL_MIN_SENTENCES
+        and (os.cpu_count() or 1) >= 2
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
