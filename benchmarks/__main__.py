@@ -142,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=Path(".artifacts/bench.json"))
     parser.add_argument("--home", type=Path, default=None, help="ZEHN_HOME (default: a temp dir)")
     parser.add_argument("--ingest-cap", type=int, default=DEFAULT_INGEST_CAP,
-                        help="most sentences ingested through build_graph per size")  # fmt: skip
+                        help="most sentences ingested through build_graph per size "
+                             "(default: all of them, as the raw load writes)")  # fmt: skip
     parser.add_argument("--no-cold-start", action="store_true")
     parser.add_argument("--no-ingest", action="store_true", help="skip the build_graph ingest")
     parser.add_argument("--starts", type=int, default=STARTS, help="impact starts per size")

@@ -43,8 +43,9 @@ from zehn.store.schema import ensure_schema
 BATCH = 5_000
 STARTS = 20
 DEPTH = 3
-# ingest with build_graph is bounded to this many sentences per size (the rest is said in output)
-DEFAULT_INGEST_CAP = 50_000
+# ingest with build_graph may be bounded to this many sentences (``--ingest-cap``; None: the
+# whole corpus, as the raw load writes it)
+DEFAULT_INGEST_CAP: int | None = None
 
 METRIC_KEYS = (
     "entities",

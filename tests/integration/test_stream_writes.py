@@ -3,6 +3,8 @@ extraction at the end stores, in the same order, on a real FalkorDB."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tests.conftest import REPO
@@ -11,7 +13,8 @@ from zehn.corpus.model import SourceText
 from zehn.extract import stream
 from zehn.extract.ingest import ingest_path
 from zehn.extract.rules import RulesStrategy
-from zehn.extract.write import write_extraction, write_stream
+from zehn.extract.stream import Run
+from zehn.extract.write import encoded, write_extraction, write_stream
 from zehn.reading.catalog import Catalog
 from zehn.store.client import GraphClient
 
@@ -29,8 +32,12 @@ def _ingested(client: GraphClient, graph: str) -> list[SourceText]:
     return [kept[d] for d in sorted(kept)]
 
 
+@pytest.mark.parametrize("finish", [None, encoded], ids=["encoded-here", "encoded-by-reader"])
 def test_runs_written_as_read_store_what_one_write_at_the_end_stores(
-    client: GraphClient, graph_name: str, monkeypatch: pytest.MonkeyPatch
+    client: GraphClient,
+    graph_name: str,
+    monkeypatch: pytest.MonkeyPatch,
+    finish: Callable[[Run], Run] | None,
 ) -> None:
     catalog = Catalog.load(SAMPLE / "catalog.yaml")
     whole, runs = graph_name, f"{graph_name}_runs"
@@ -40,7 +47,7 @@ def test_runs_written_as_read_store_what_one_write_at_the_end_stores(
 
     monkeypatch.setattr(stream, "RUN_SENTENCES", 25)  # many runs, every other one forked
     monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
-    read = RulesStrategy().stream(_ingested(client, runs), catalog, Settings())
+    read = RulesStrategy().stream(_ingested(client, runs), catalog, Settings(), finish=finish)
     assert write_stream(client, runs, read) == len(sources)
     assert RulesStrategy().notes(read.skipped_ambiguous) == extraction.notes
 

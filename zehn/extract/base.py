@@ -8,13 +8,13 @@ strategy's own graph.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from zehn.config import Settings
 from zehn.corpus.model import Progress, Sentence, SourceText
-from zehn.extract.stream import ExtractionStream
+from zehn.extract.stream import ExtractionStream, Run
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
 
@@ -98,12 +98,17 @@ class SentenceStrategy(ABC):
         return Extraction.collect(self.name, stream.entities, mentions, edges, notes)
 
     def stream(
-        self, documents: Sequence[SourceText], catalog: Catalog | None, settings: Settings
+        self,
+        documents: Sequence[SourceText],
+        catalog: Catalog | None,
+        settings: Settings,
+        *,
+        finish: Callable[[Run], Run] | None = None,
     ) -> ExtractionStream:
         """The corpus read run by run, in document order (``zehn.extract.stream``): with a
         catalog and enough sentences, every other run in a forked process meanwhile (a
         document is read on its own given the catalog, so the result is the same)."""
-        return ExtractionStream(self, documents, catalog)
+        return ExtractionStream(self, documents, catalog, finish=finish)
 
     @abstractmethod
     def sentence_edges(

@@ -25,7 +25,7 @@ from zehn.extract.catalog_aside import CatalogLoad
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.rules import RulesStrategy
-from zehn.extract.write import write_extraction, write_stream
+from zehn.extract.write import encoded, write_extraction, write_stream
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.lock import BuildLock, WaitCallback
 
@@ -233,7 +233,7 @@ def _build_graph(
         _begin(stage, "extraction")
         extraction_started = time.perf_counter()
         if isinstance(strategy, SentenceStrategy):  # each run written while the next is read
-            stream = strategy.stream(sources, catalog, settings)
+            stream = strategy.stream(sources, catalog, settings, finish=encoded)
             write_stream(client, staging, stream)
             notes = strategy.notes(stream.skipped_ambiguous)
         else:

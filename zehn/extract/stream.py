@@ -17,7 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Protocol
@@ -27,11 +27,13 @@ from zehn.reading.binding import Binder
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
 from zehn.reading.references import corpus_binder, read_document, with_references
+from zehn.store.client import Prepared
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
 
-RUN_SENTENCES = 2_000
+RUN_SENTENCES = 2_000  # at most, per run; a smaller corpus is cut into about 8 runs
+_MIN_RUN_SENTENCES = 250
 # sentences from which a second process pays (a fork and sending runs back cost tens of ms)
 PARALLEL_MIN_SENTENCES = 4_000
 _CHILD_POLL_S = 0.5  # how often a parent waiting for a run checks that the child is alive
@@ -53,6 +55,7 @@ class Run:
     mentions: tuple[Mention, ...]
     edges: tuple[Edge, ...]
     skipped_ambiguous: int
+    writes: tuple[Prepared, ...] = ()  # what a build's ``finish`` made of the run
 
 
 class ExtractionStream:
@@ -65,15 +68,24 @@ class ExtractionStream:
         catalog: Catalog | None,
         *,
         run_sentences: int | None = None,
+        finish: Callable[[Run], Run] | None = None,
     ) -> None:
+        """``finish`` is applied to each run in the process that read it (a build turns a
+        run into its encoded writes there, so the child's runs come back ready to send)."""
         self.entities, self._binder = corpus_binder(documents, catalog)
         self._strategy = strategy
-        self._runs = _runs(documents, run_sentences or RUN_SENTENCES)
+        self._finish = finish
+        total = sum(len(d.sentences) for d in documents)
+        # runs small enough to share the work evenly, large enough that each write pays
+        size = run_sentences or min(RUN_SENTENCES, max(_MIN_RUN_SENTENCES, total // 8))
+        self._runs = _runs(documents, size)
         self.skipped_ambiguous = 0
         self._child: BaseProcess | None = None
         self._queue: Queue[tuple[int, Run]] | None = None
-        total = sum(len(d.sentences) for d in documents)
         if catalog is not None and len(self._runs) >= 2 and _can_fork(total):
+            # what reading builds on first use (word lists, caches) is built once, here, and
+            # shared with the child: one document read and dropped
+            self._read(self._runs[0][:1])
             self._fork()  # now, before the caller starts any writer thread
 
     def __iter__(self) -> Iterator[Run]:
@@ -102,7 +114,8 @@ class ExtractionStream:
             self._queue = None
 
     def _read(self, documents: Sequence[SourceText]) -> Run:
-        return read_run(self._strategy, documents, self.entities, self._binder)
+        run = read_run(self._strategy, documents, self.entities, self._binder)
+        return self._finish(run) if self._finish is not None else run
 
     def _fork(self) -> None:
         context = multiprocessing.get_context("fork")

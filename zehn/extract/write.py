@@ -15,11 +15,11 @@ from typing import Any
 
 from zehn.extract.base import Extraction
 from zehn.extract.name_index import finish_name_index
-from zehn.extract.stream import ExtractionStream
+from zehn.extract.stream import ExtractionStream, Run
 from zehn.extract.writer import OrderedWriter
 from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.name_keys import name_fields
-from zehn.store.client import GraphClient
+from zehn.store.client import GraphClient, prepare
 from zehn.store.revision import bump_revision
 
 _BATCH = 5_000  # rows per UNWIND write of entities, mentions and edges
@@ -55,12 +55,22 @@ def write_stream(client: GraphClient, graph: str, stream: ExtractionStream) -> i
     with OrderedWriter(client, graph) as writer:
         _write(writer, _ENTITIES, entity_rows(stream.entities))
         for run in stream:
-            _write(writer, _MENTIONS, mention_rows(run.mentions))
-            _write(writer, _EDGES, edge_rows(run.edges))
+            if not run.writes:  # a stream made without ``encoded``
+                run = encoded(run)
+            for prepared in run.writes:
+                writer.send(prepared)
             documents += run.documents
     finish_name_index(client, graph)
     bump_revision(client, graph)
     return documents
+
+
+def encoded(run: Run) -> Run:
+    """The run's mention and edge writes, checked and encoded (``prepare``), in place of its
+    mentions and edges: a stream's ``finish``, so a forked reader sends them ready."""
+    writes = [prepare(_MENTIONS, {"rows": b}) for b in _batches(mention_rows(run.mentions))]
+    writes += [prepare(_EDGES, {"rows": b}) for b in _batches(edge_rows(run.edges))]
+    return Run(run.documents, (), (), run.skipped_ambiguous, tuple(writes))
 
 
 def _write(writer: OrderedWriter, cypher: str, rows: Iterable[dict[str, Any]]) -> None:

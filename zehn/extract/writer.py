@@ -37,7 +37,10 @@ class OrderedWriter:
         self._failed = threading.Event()
 
     def write(self, cypher: str, params: Mapping[str, Any]) -> None:
-        prepared = prepare(cypher, params)  # here: a refused value raises before sending
+        self.send(prepare(cypher, params))  # here: a refused value raises before sending
+
+    def send(self, prepared: Prepared) -> None:
+        """Queue a write already checked and encoded (``prepare``)."""
         while len(self._pending) >= self._depth or (self._pending and self._pending[0].done()):
             self._pending.popleft().result()  # the first failure raises here
         self._pending.append(self._pool.submit(self._send, prepared))
