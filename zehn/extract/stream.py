@@ -6,10 +6,12 @@ made (``zehn.reading.references.corpus_binder``). The documents are cut into run
 and its edges (unique by key: a key names its sentence, so no edge repeats across runs). The
 pipeline writes a run (the server's work, on the other core) while the next one is read.
 
-With a catalog and at least ``PARALLEL_MIN_SENTENCES`` sentences, every other run is read in
-a forked process that inherits the binder and sends its runs back as it finishes them; the
-runs still come out in document order, so the result is the same as reading in one process.
-A child that dies (killed, out of memory) is noticed and its runs are read here.
+With a catalog and at least ``PARALLEL_MIN_SENTENCES`` sentences, a forked process that
+inherits the binder reads runs too: each process claims the next unread run whenever it is
+free (the parent also sends the writes, so it claims fewer), and the child sends its runs
+back as it finishes them. The runs still come out in document order, so the result is the
+same as reading in one process. A child that dies (killed, out of memory) is noticed and the
+runs it claimed are read here.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from zehn.store.client import Prepared
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
+    from multiprocessing.sharedctypes import Synchronized
 
 RUN_SENTENCES = 2_000  # at most, per run; a smaller corpus is cut into about 8 runs
 _MIN_RUN_SENTENCES = 250
@@ -82,6 +85,7 @@ class ExtractionStream:
         self.skipped_ambiguous = 0
         self._child: BaseProcess | None = None
         self._queue: Queue[tuple[int, Run]] | None = None
+        self._next: Synchronized[int] | None = None
         if catalog is not None and len(self._runs) >= 2 and _can_fork(total):
             # what reading builds on first use (word lists, caches) is built once, here, and
             # shared with the child: one document read and dropped
@@ -90,16 +94,64 @@ class ExtractionStream:
 
     def __iter__(self) -> Iterator[Run]:
         try:
-            received: dict[int, Run] = {}
-            for index, documents in enumerate(self._runs):
-                if self._child is not None and index % 2 == 1:
-                    run = self._from_child(index, received) or self._read(documents)
-                else:
-                    run = self._read(documents)
+            ready: dict[int, Run] = {}
+            for index in range(len(self._runs)):
+                while index not in ready:
+                    self._advance(index, ready)
+                run = ready.pop(index)
                 self.skipped_ambiguous += run.skipped_ambiguous
                 yield run
         finally:
             self.close()
+
+    def _advance(self, wanted: int, ready: dict[int, Run]) -> None:
+        """Bring run ``wanted`` closer: take what the child sent; else read here the next run
+        neither process has claimed (each claims the next one when free, so the work divides
+        itself: the parent also sends the writes); else wait for the child, and read here
+        what a child that died left."""
+        if self._child is None:
+            ready[wanted] = self._read(self._runs[wanted])
+            return
+        if self._take(ready, wait=False):
+            return
+        claimed = self._claim()
+        if claimed is not None:
+            ready[claimed] = self._read(self._runs[claimed])
+        elif not self._take(ready, wait=True):
+            ready[wanted] = self._read(self._runs[wanted])
+
+    def _claim(self) -> int | None:
+        """The next run nobody has claimed, now this process's; None when all are claimed."""
+        assert self._next is not None
+        with self._next.get_lock():
+            index = int(self._next.value)
+            if index >= len(self._runs):
+                return None
+            self._next.value = index + 1
+        return index
+
+    def _take(self, ready: dict[int, Run], *, wait: bool) -> bool:
+        """Runs the child sent into ``ready``; with ``wait``, until one comes or the child is
+        gone (False)."""
+        assert self._queue is not None and self._child is not None
+        took = False
+        while True:
+            try:
+                index, run = (
+                    self._queue.get(timeout=_CHILD_POLL_S) if wait else (self._queue.get_nowait())
+                )
+            except queue.Empty:
+                if took or not wait:
+                    return took
+                if not self._child.is_alive():
+                    try:  # what it sent just before it ended
+                        index, run = self._queue.get(timeout=_CHILD_POLL_S)
+                    except queue.Empty:
+                        return False
+                else:
+                    continue
+            ready[index] = run
+            took, wait = True, False  # then take whatever else is there, without waiting
 
     def close(self) -> None:
         """Stop the child, if any (a build that failed midway)."""
@@ -120,29 +172,17 @@ class ExtractionStream:
     def _fork(self) -> None:
         context = multiprocessing.get_context("fork")
         self._queue = context.Queue()
+        self._next = context.Value("l", 0)  # the next run nobody has claimed
         # fork: the child inherits the binder and the documents; nothing is pickled to it
         self._child = context.Process(target=self._child_reads, daemon=True)
         self._child.start()
 
     def _child_reads(self) -> None:
         assert self._queue is not None
-        for index in range(1, len(self._runs), 2):
+        while (index := self._claim()) is not None:
             self._queue.put((index, self._read(self._runs[index])))
         self._queue.close()
         self._queue.join_thread()  # every run sent before the child exits
-
-    def _from_child(self, index: int, received: dict[int, Run]) -> Run | None:
-        """The child's run ``index``, or None once the child is gone without it."""
-        while index not in received:
-            assert self._queue is not None and self._child is not None
-            try:
-                got, run = self._queue.get(timeout=_CHILD_POLL_S)
-            except queue.Empty:
-                if not self._child.is_alive() and self._queue.empty():
-                    return None
-                continue
-            received[got] = run
-        return received.pop(index)
 
 
 def read_run(
