@@ -12,6 +12,7 @@ import pytest
 
 from zehn.config import Settings
 from zehn.corpus.model import SourceText
+from zehn.errors import ExtractionError
 from zehn.extract import stream
 from zehn.extract.rules import RulesStrategy
 from zehn.reading.catalog import Catalog
@@ -120,3 +121,23 @@ def test_one_process_reads_small_corpora_and_corpora_without_a_catalog(
     monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
     strategy.extract(documents, None, Settings())  # discovery reads the whole corpus: no fork
     assert set(strategy.log.read_text().split()) == {str(os.getpid())}
+
+
+class _Refusing(RulesStrategy):
+    """Refuses everything in the child, and one document here."""
+
+    def __init__(self) -> None:
+        self.parent = os.getpid()
+
+    def sentence_edges(self, sentence: Any, bound: Any) -> Any:
+        if os.getpid() != self.parent or sentence.doc_id == "doc/page-004-1":
+            raise ExtractionError("this page cannot be read")
+        return super().sentence_edges(sentence, bound)
+
+
+def test_an_error_in_either_process_is_raised_here_and_the_child_prints_nothing(
+    tiny_runs: None, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ExtractionError, match="cannot be read"):
+        _Refusing().extract(_documents(8), CATALOG, Settings())
+    assert "Traceback" not in capfd.readouterr().err

@@ -179,10 +179,13 @@ class ExtractionStream:
 
     def _child_reads(self) -> None:
         assert self._queue is not None
-        while (index := self._claim()) is not None:
-            self._queue.put((index, self._read(self._runs[index])))
-        self._queue.close()
-        self._queue.join_thread()  # every run sent before the child exits
+        try:
+            while (index := self._claim()) is not None:
+                self._queue.put((index, self._read(self._runs[index])))
+            self._queue.close()
+            self._queue.join_thread()  # every run sent before the child exits
+        except BaseException:  # the parent reads the run itself and raises the error
+            os._exit(1)  # quietly: no traceback on the notebook's stderr from here
 
 
 def read_run(
