@@ -189,3 +189,40 @@ def test_texts_with_diagrams_split_into_exact_slices(doc: str) -> None:
         assert doc[s.start : s.end] == s.text and s.text == s.text.strip()
         assert s.start >= previous_end
         previous_end = s.end
+
+
+def _sentences_in_char_by_char(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The splitter's earlier loop over every character, kept to compare against."""
+    from zehn.reading import split
+
+    out, sentence_start, i = [], start, start
+    while i < end:
+        char = text[i]
+        if char in split._CJK_TERMINATORS or (
+            char in split._LATIN_TERMINATORS and split._ends_latin_sentence(text, i, end)
+        ):
+            stop = split._skip_closers(text, i + 1, end)
+            out.append((sentence_start, stop))
+            sentence_start = i = stop
+            continue
+        i += 1
+    if sentence_start < end:
+        out.append((sentence_start, end))
+    return out
+
+
+def test_jumping_between_terminators_cuts_where_the_character_loop_cut() -> None:
+    import random
+
+    from zehn.reading import split
+
+    pieces = ["a", "B", "7", " ", "  ", "\n", ".", "!", "?", "。", "；", "！", "”", ")", "e.g.",
+              "Mr.", "J.", "v2.1", "search-api", "然后", "服务", "“", "`x`", "...", "x.Y"]  # fmt: skip
+    rng = random.Random(11)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        start = rng.randint(0, len(text))
+        end = rng.randint(start, len(text))
+        assert list(split._sentences_in(text, start, end)) == _sentences_in_char_by_char(
+            text, start, end
+        ), (text, start, end)

@@ -40,6 +40,7 @@ _ABBREVIATIONS = frozenset(
 )  # fmt: skip
 _CJK_TERMINATORS = "。！？；"
 _LATIN_TERMINATORS = ".!?"
+_TERMINATOR = re.compile(f"[{re.escape(_CJK_TERMINATORS + _LATIN_TERMINATORS)}]")
 _CLOSERS = "\"'”’」』）》】)]"
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_OPENERS = "“‘「『（《【"
@@ -130,16 +131,14 @@ def _blocks(text: str, diagram: frozenset[int] = frozenset()) -> Iterator[tuple[
 
 
 def _sentences_in(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Sentence spans of one block: cut after a terminator that ends a sentence. The regex
+    jumps from one terminator to the next (a loop over every character cost half a second
+    of a 45,000-sentence ingest)."""
     sentence_start = start
     i = start
-    while i < end:
-        char = text[i]
-        if char in _CJK_TERMINATORS:
-            stop = _skip_closers(text, i + 1, end)
-            yield sentence_start, stop
-            sentence_start = i = stop
-            continue
-        if char in _LATIN_TERMINATORS and _ends_latin_sentence(text, i, end):
+    while (found := _TERMINATOR.search(text, i, end)) is not None:
+        i = found.start()
+        if text[i] in _CJK_TERMINATORS or _ends_latin_sentence(text, i, end):
             stop = _skip_closers(text, i + 1, end)
             yield sentence_start, stop
             sentence_start = i = stop
