@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import _CODE_LIKE, Binder, tokens
+from zehn.reading.binding import _CODE_LIKE, Binder, _Split, tokens
 from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention, entity_id
 from zehn.reading.near_names import FUZZY_CUTOFF
@@ -68,12 +68,13 @@ SENTENCES = [
 def probe_bind(binder: Binder, sentence: Sentence, subjects: Collection[str] = ()) -> list[Mention]:
     """The former ``Binder.bind``: a probe at every token, a full fuzzy scan per near miss."""
     text = sentence.text
+    split = _Split(text)
     toks = tokens(text)
     mentions: list[Mention] = []
     taken: list[tuple[int, int]] = []
     i = 0
     while i < len(toks):
-        found = binder._longest_at(text, toks, i, subjects)
+        found = binder._longest_at(text, split, i, subjects)
         if found is None:
             i += 1
             continue
@@ -98,7 +99,7 @@ def probe_bind(binder: Binder, sentence: Sentence, subjects: Collection[str] = (
             Mention(sentence.id, sentence.start + start, sentence.start + end, match.group(),
                     (eid,), f"fuzzy {float(best[1]):.0f} to {form!r}")
         )  # fmt: skip
-    return binder._possessed(sentence, sorted(mentions, key=lambda m: m.start), subjects)
+    return binder._possessed(sentence, split, sorted(mentions, key=lambda m: m.start), subjects)
 
 
 def _sentence(text: str, offset: int = 40) -> Sentence:

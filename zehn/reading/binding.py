@@ -25,12 +25,12 @@ trusted as they are.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
-from typing import Protocol
+from itertools import accumulate, pairwise
+from typing import NamedTuple, Protocol
 
 from zehn.corpus.model import Sentence
 from zehn.reading.lexicon import (
@@ -47,6 +47,9 @@ from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
 _TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
+# the same tokens with what lies between them: [gap, token, gap, token, …, gap], split in C
+_SPLIT = re.compile(f"({_TOKEN.pattern})")
+_GAP_CHARS = " -_\u2010\u2011"  # what may separate the tokens of one name (at most two)
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
 # As in _TOKEN, a CJK character is a word of its own: a name needs no boundary at a CJK edge.
 _CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff"
@@ -56,6 +59,7 @@ _CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 # "Celery's result backend", "**Celery's broker**": the possessive after a name
 _POSSESSIVE = re.compile(r"['’]s\s+(?:the\s+)?(?=[A-Za-z])")
 _LAST_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+$")
+_LAST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n")
 # Kind cues next to a shared name; Chinese ones need no word boundary ("红木推理团队").
 _KIND_CUES_AFTER: dict[str, re.Pattern[str]] = {
     EntityKind.TEAM: re.compile(
@@ -89,19 +93,55 @@ class NameCatalog(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class _Form:
+class _Form(NamedTuple):
     entity_id: str
     text: str
     case_sensitive: bool
-    marked_only: bool = False  # a discovered ordinary word: binds only where marked
+    marked_only: bool  # a discovered ordinary word: binds only where marked
+    words: tuple[str, ...]  # its tokens as written (a case-sensitive form matches them)
+    lower: str
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     text: str
     start: int
     end: int
+
+
+class _Split:
+    """A text's tokens, split once per sentence: their words (as written and lower-cased) and,
+    once a name starts somewhere (``locate``), their offsets."""
+
+    __slots__ = ("lowered", "offsets", "parts", "words")
+
+    def __init__(self, text: str) -> None:
+        self.parts = _SPLIT.split(text)
+        self.words: list[str] = self.parts[1::2]
+        self.lowered = list(map(str.lower, self.words))
+        # the offset of each part: token i starts at offsets[2i + 1] and ends at offsets[2i + 2]
+        self.offsets: list[int] = []
+
+    def locate(self) -> list[int]:
+        """``offsets``, computed on the first call."""
+        if not self.offsets:
+            self.offsets = list(accumulate(map(len, self.parts), initial=0))
+        return self.offsets
+
+    def token(self, i: int) -> _Token:
+        offsets = self.locate()
+        return _Token(self.words[i], offsets[2 * i + 1], offsets[2 * i + 2])
+
+    def first_from(self, offset: int) -> int:
+        """The first token that starts at or after ``offset``."""
+        return bisect_left(self.locate()[1::2], offset, hi=len(self.words))
+
+    def contiguous(self, i: int, n: int) -> bool:
+        """As ``_contiguous``: tokens ``i`` … ``i + n − 1`` are separated by nothing, spaces,
+        '-' or '_' (at most two characters, no line break)."""
+        for gap in self.parts[2 * i + 2 : 2 * (i + n) - 1 : 2]:
+            if len(gap) > 2 or gap.strip(_GAP_CHARS):
+                return False
+        return True
 
 
 # the last tuple of entities mapped by id, and its map: a corpus asks once per document
@@ -119,11 +159,10 @@ def entities_by_id(entities: Sequence[Entity]) -> dict[str, Entity]:
 
 
 def tokens(text: str) -> list[_Token]:
-    return [_Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-
-
-def _key(words: Iterable[str]) -> tuple[str, ...]:
-    return tuple(word.lower() for word in words)
+    """The tokens of ``text`` with their offsets (as ``_TOKEN.finditer``, built in C)."""
+    parts = _SPLIT.split(text)
+    offsets = list(accumulate(map(len, parts), initial=0))
+    return list(map(_Token._make, zip(parts[1::2], offsets[1:-1:2], offsets[2::2], strict=True)))
 
 
 def _is_weak(form: str, entity: Entity, words: Sequence[object] | None = None) -> bool:
@@ -150,6 +189,8 @@ def _with_number_variants(forms: Iterable[str]) -> list[str]:
     "Dag bundles", "workers" and "worker"): a name is the same thing in either number."""
     out = list(dict.fromkeys(forms))
     for form in list(out):
+        if form[-1:] not in _LAST_CHARS:
+            continue  # no letter at the end (nor a line break, before which ``$`` matches)
         match = _LAST_WORD.search(form)
         if match is None:
             continue
@@ -171,19 +212,29 @@ class Binder:
         self._forms: dict[tuple[str, ...], list[_Form]] = defaultdict(list)
         # first token -> most tokens of a form starting with it: most positions try nothing
         self._longest: dict[str, int] = {}
+        # the keys with a form that must match case, or must be marked: most have neither
+        self._cased: set[tuple[str, ...]] = set()
+        self._marked: set[tuple[str, ...]] = set()
         code_like: list[tuple[str, str]] = []  # (form, entity id) in entity order
+        longest = self._longest
         for entity in entities:
             for form in _with_number_variants((entity.name, *entity.aliases)):
-                words = [t.text for t in tokens(form)]
+                words = _TOKEN.findall(form)
                 if not words or len(words) > MAX_FORM_TOKENS:
                     continue
                 marked_only = entity.origin != "catalog" and all(is_ordinary(w) for w in words)
-                entry = _Form(entity.id, form, _is_weak(form, entity, words), marked_only)
-                bucket = self._forms[_key(words)]
-                first = words[0].lower()
-                self._longest[first] = max(self._longest.get(first, 0), len(words))
-                if all((f.entity_id, f.text.lower()) != (entity.id, form.lower()) for f in bucket):
-                    bucket.append(entry)
+                lower = form.lower()
+                weak = _is_weak(form, entity, words)
+                key = tuple([word.lower() for word in words])
+                bucket = self._forms[key]
+                if longest.get(key[0], 0) < len(words):
+                    longest[key[0]] = len(words)
+                if all(f.entity_id != entity.id or f.lower != lower for f in bucket):
+                    bucket.append(_Form(entity.id, form, weak, marked_only, tuple(words), lower))
+                    if weak:
+                        self._cased.add(key)
+                    if marked_only:
+                        self._marked.add(key)
                 if _CODE_LIKE.fullmatch(form):
                     code_like.append((form, entity.id))
         self._catalog = catalog
@@ -200,25 +251,33 @@ class Binder:
         text = sentence.text
         mentions: list[Mention] = []
         taken: list[tuple[int, int]] = []
-        starts = self._matcher.starts([w.lower() for w in _TOKEN.findall(text)])
-        toks = tokens(text) if starts else []
+        split = _Split(text)
+        starts = self._matcher.starts(split.lowered)
+        offsets = split.locate() if starts else []
         i = 0  # the first token not yet inside a mention: longest match first, left to right
         for at in sorted(starts):
             if at < i:
                 continue
-            found = self._longest_at(text, toks, at, subjects, counts=starts[at])
+            found = self._longest_at(text, split, at, subjects, counts=starts[at])
             if found is None:
                 continue
             n, forms, mark = found
-            start, end = toks[at].start, toks[at + n - 1].end
+            start, end = offsets[2 * at + 1], offsets[2 * (at + n)]
             mentions.append(self._mention(sentence, start, end, forms, mark))
             taken.append((start, end))
             i = at + n
         mentions.extend(self._fuzzy(sentence, taken))
-        return self._possessed(sentence, sorted(mentions, key=lambda m: m.start), subjects)
+        if not mentions:
+            return mentions
+        mentions.sort(key=_mention_start)
+        return self._possessed(sentence, split, mentions, subjects)
 
     def _possessed(
-        self, sentence: Sentence, mentions: list[Mention], subjects: Collection[str]
+        self,
+        sentence: Sentence,
+        split: _Split,
+        mentions: list[Mention],
+        subjects: Collection[str],
     ) -> list[Mention]:
         """A possessor is no mention of its own: "Celery's result backend" names the result
         backend, not Celery. The noun phrase after "'s" binds where it is a name (an
@@ -234,15 +293,17 @@ class Binder:
             after = possessive.end()
             if any(m.start - sentence.start == after for m in mentions):
                 continue  # the possessed thing is bound already
-            toks = [t for t in tokens(text) if t.start >= after]
-            found = self._longest_at(text, toks, 0, subjects, possessor=True) if toks else None
+            at = split.first_from(after)  # the first token of what is possessed
+            if at == len(split.words):
+                continue
+            found = self._longest_at(text, split, at, subjects, possessor=True)
             if found is not None:
                 n, forms, _mark = found
-                start, stop = toks[0].start, toks[n - 1].end
+                start, stop = split.offsets[2 * at + 1], split.offsets[2 * (at + n)]
                 out.append(self._mention(sentence, start, stop, forms, "its possessor"))
-            elif toks and (only := self._only_with_head(toks[0].text)) is not None:
-                out.append(self._head_mention(sentence, toks[0], only))
-        return sorted(out, key=lambda m: m.start)
+            elif (only := self._only_with_head(split.words[at])) is not None:
+                out.append(self._head_mention(sentence, split.token(at), only))
+        return sorted(out, key=_mention_start)
 
     def _only_with_head(self, word: str) -> Entity | None:
         """The one entity whose name ends with the kind word ``word`` ("broker": QueueBroker),
@@ -273,46 +334,57 @@ class Binder:
     def _longest_at(
         self,
         text: str,
-        toks: list[_Token],
+        split: _Split,
         i: int,
         subjects: Collection[str] = (),
         *,
         possessor: bool = False,
         counts: Sequence[int] | None = None,
     ) -> tuple[int, list[_Form], str] | None:
-        """The longest usable name starting at token ``i``: (tokens, forms, mark), or None.
+        """The longest usable name starting at token ``i`` of ``split`` (the tokens of
+        ``text``): (tokens, forms, mark), or None.
 
         ``counts`` are the token counts of the names the matcher found starting there
         (longest first); without them every length up to the longest name is probed.
         """
-        longest = self._longest.get(toks[i].text.lower(), 0)
+        lowered = split.lowered
+        longest = self._longest.get(lowered[i], 0)
         if not longest:
             return None
+        offsets = split.offsets or split.locate()
+        start = offsets[2 * i + 1]
         if (
-            toks[i].start > 0
-            and _JOINER.match(text, toks[i].start - 1)
-            and (toks[i].start >= 2 and text[toks[i].start - 2].isalnum())
+            start > 0
+            and _JOINER.match(text, start - 1)
+            and (start >= 2 and text[start - 2].isalnum())
         ):
             return None  # inside a longer identifier such as "new-search-api"
-        lengths = counts if counts is not None else range(min(longest, len(toks) - i), 0, -1)
+        lengths = counts if counts is not None else range(min(longest, len(lowered) - i), 0, -1)
+        parts = split.parts
         for n in lengths:
-            window = toks[i : i + n]
-            if not _contiguous(text, window):
+            if n == 2:  # the usual many-token name: one gap, checked here
+                gap = parts[2 * i + 2]
+                if len(gap) > 2 or gap.strip(_GAP_CHARS):
+                    continue
+            elif n > 2 and not split.contiguous(i, n):
                 continue
-            forms = self._forms.get(_key(t.text for t in window))
+            key = tuple(lowered[i : i + n])
+            forms = self._forms.get(key)
             if not forms:
                 continue
-            end = window[-1].end
+            end = offsets[2 * (i + n)]
             if _JOINER.match(text, end):
                 continue  # "search-api-v2" is not "search-api"
-            if _in_path(text, window[0].start, end):
+            if _in_path(text, start, end):
                 continue  # ".../opentelemetry-demo/pull/1" names a URL, not the entity
-            usable = [f for f in forms if not f.case_sensitive or _same_case(window, f.text)]
-            if usable and all(f.case_sensitive for f in usable) and window[0].start == 0:
-                continue  # "Search results …": a capitalised word opening a sentence
+            usable = forms
+            if key in self._cased:
+                written = tuple(split.words[i : i + n])
+                usable = [f for f in forms if not f.case_sensitive or f.words == written]
+                if usable and start == 0 and all(f.case_sensitive for f in usable):
+                    continue  # "Search results …": a capitalised word opening a sentence
             mark = ""
-            if any(f.marked_only for f in usable):
-                start = window[0].start
+            if key in self._marked and any(f.marked_only for f in usable):
                 mark = _mark(text, start, end, self._kinds(usable), subjects, usable)
                 mark = mark or ("its possessor" if possessor else "")
                 usable = [f for f in usable if not f.marked_only or mark]
@@ -327,10 +399,14 @@ class Binder:
         self, sentence: Sentence, start: int, end: int, forms: list[_Form], mark: str = ""
     ) -> Mention:
         surface = sentence.text[start:end]
-        exact = [f for f in forms if f.text.lower() == surface.lower()]
-        if exact and len({f.entity_id for f in exact}) < len({f.entity_id for f in forms}):
-            forms = exact  # "redwood-inference" as written is the service's own alias
-        ids = tuple(dict.fromkeys(f.entity_id for f in forms))
+        if len(forms) == 1:
+            ids: tuple[str, ...] = (forms[0].entity_id,)
+        else:
+            lower = surface.lower()
+            exact = [f for f in forms if f.lower == lower]
+            if exact and len({f.entity_id for f in exact}) < len({f.entity_id for f in forms}):
+                forms = exact  # "redwood-inference" as written is the service's own alias
+            ids = tuple(dict.fromkeys([f.entity_id for f in forms]))
         reason = _form_reason(surface, forms[0], self.entities[forms[0].entity_id])
         if mark and forms[0].marked_only:
             reason = f"{reason}, marked by {mark}"
@@ -365,14 +441,19 @@ class Binder:
         return hits[0] if len(hits) == 1 else None
 
     def _fuzzy(self, sentence: Sentence, taken: list[tuple[int, int]]) -> list[Mention]:
+        """Near misses of code-like names outside the names ``taken`` (in text order)."""
         if self._catalog is None and not self._code_names:
             return []
         closest = self._catalog.closest_code_like if self._catalog else self._code_names.closest
         found: list[Mention] = []
+        # ``taken`` is in text order and disjoint, as the matches are: one pass over both
+        after, count = 0, len(taken)
         for match in _CODE_LIKE.finditer(sentence.text):
             start, end = match.span()
-            if any(s < end and start < e for s, e in taken):
-                continue
+            while after < count and taken[after][1] <= start:
+                after += 1
+            if after < count and taken[after][0] < end:
+                continue  # inside a bound name
             best = closest(match.group())
             if best is None:
                 continue
@@ -467,8 +548,8 @@ def _qualified_part(text: str, start: int, end: int) -> bool:
     return dotted or tagged
 
 
-def _same_case(window: list[_Token], form: str) -> bool:
-    return [t.text for t in window] == [t.text for t in tokens(form)]
+def _mention_start(mention: Mention) -> int:
+    return mention.start
 
 
 def _form_reason(surface: str, form: _Form, entity: Entity) -> str:

@@ -24,10 +24,12 @@ class TokenMatcher:
     def __init__(self, keys: Iterable[tuple[str, ...]]) -> None:
         self._automaton = ahocorasick.Automaton()
         self.size = 0
+        add = self._automaton.add_word
         for key in dict.fromkeys(keys):
-            if key and not any(_SEP in word or not word for word in key):
-                pattern = _SEP + _SEP.join(key) + _SEP
-                self._automaton.add_word(pattern, (len(key), len(pattern)))
+            pattern = _SEP + _SEP.join(key) + _SEP
+            # a key of words, none empty (two separators in a row), none holding a separator
+            if key and pattern.count(_SEP) == len(key) + 1 and _SEP + _SEP not in pattern:
+                add(pattern, (len(key), len(pattern)))
                 self.size += 1
         if self.size:
             self._automaton.make_automaton()
@@ -40,15 +42,11 @@ class TokenMatcher:
         if not self.size or not words:
             return {}
         haystack = _SEP + _SEP.join(words) + _SEP
-        # the character offset of the separator before each token -> the token's index
-        index: dict[int, int] = {}
-        offset = 0
-        for i, word in enumerate(words):
-            index[offset] = i
-            offset += len(word) + 1
         found: dict[int, list[int]] = {}
         for end, (count, length) in self._automaton.iter(haystack):
-            found.setdefault(index[end - length + 1], []).append(count)
+            # the separators before a hit's own leading one: the index of its first token
+            found.setdefault(haystack.count(_SEP, 0, end - length + 1), []).append(count)
         for counts in found.values():
-            counts.sort(reverse=True)
+            if len(counts) > 1:
+                counts.sort(reverse=True)
         return found
