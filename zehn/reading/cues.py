@@ -97,6 +97,8 @@ class Cue:
     def predicates_for(self, object_id: str) -> tuple[str, ...]:
         """The predicates this cue states for an object (``datastore:orders-db``): by its kind
         where the cue says so ("queries" a datastore reads from it), else the cue's own."""
+        if not self.by_kind:
+            return self.predicates
         kind = object_id.split(":", 1)[0]
         return next((p for k, p in self.by_kind if k == kind), self.predicates)
 

@@ -6,13 +6,18 @@ mention right after the cue (glue words and markup only in between, or named in 
 verb's own clause ("stores the items in the user's cart **in** Valkey"). A name the verb
 takes first and a place after its tail ("reads Dag files **from** the bundle") make the place
 the object. A zero-width mention (an implicit subject) is never an object.
+
+What the words between a verb and a name say depends on those words alone, and the same few
+gaps (" ", " to ", " from the ") come back sentence after sentence: their readings are kept
+(``functools.lru_cache``, bounded by ``GAP_CACHE``) rather than read again.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from zehn.reading import relations_zh
 from zehn.reading.cues import (
@@ -38,20 +43,20 @@ _PLACES = frozenset({Predicate.READS_FROM, Predicate.WRITES_TO, Predicate.PUBLIS
                      Predicate.CONSUMES_FROM, Predicate.FEEDS, Predicate.CALLS})  # fmt: skip
 _PLACE_FILLER = 2
 _AGENT = re.compile(r"^\s*,?\s*by\s+", re.IGNORECASE)
+GAP_CACHE = 4096  # gaps whose reading is kept, per reading
 
 
-@dataclass(frozen=True)
-class CueHit:
-    """Where a cue matched in a sentence (offsets relative to the sentence)."""
+class CueHit(NamedTuple):
+    """Where a cue matched in a sentence (offsets relative to the sentence). A named tuple,
+    not a dataclass: a sentence makes several, and a tuple is made three times as fast."""
 
     start: int
     end: int
     cue: Cue
 
 
-@dataclass(frozen=True)
-class Local:
-    """A mention with offsets relative to its sentence."""
+class Local(NamedTuple):
+    """A mention with offsets relative to its sentence (a named tuple, as ``CueHit``)."""
 
     mention: Mention
     start: int
@@ -79,18 +84,24 @@ def is_list_separator(gap: str) -> bool:
     return bool(LIST_SEPARATOR.match(gap) or relations_zh.is_list_separator(gap))
 
 
+@lru_cache(maxsize=GAP_CACHE)
+def separates(raw: str) -> bool:
+    """``raw`` (with markup) only separates two items of a list."""
+    return is_list_separator(plain(raw))
+
+
 def list_from(text: str, after: Sequence[Local]) -> tuple[Group, int]:
     """The first mention and those listed after it ("A, B and C")."""
     group = [after[0]]
     for candidate in after[1:]:
-        if not is_list_separator(plain(text[group[-1].end : candidate.start])):
+        if not separates(text[group[-1].end : candidate.start]):
             break
         group.append(candidate)
     return group, group[-1].end
 
 
 def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Group | None, int]:
-    objects = [m for m in mentions if not m.zero_width]  # an implicit subject is no object
+    objects = [m for m in mentions if m.start != m.end]  # an implicit subject is no object
     cue = hit.cue
     start = None if cue.tail_only else direct_object_start(text, objects, hit.end)
     direct = start is not None
@@ -103,7 +114,7 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
     if start is None:
         return None, hit.end
     group, end = list_from(text, [m for m in objects if m.start >= start])
-    group = [m for m in group if not _MODIFIES_ARTIFACT.match(text, m.end)]
+    group = [m for m in group if not _modifies_artifact(text, m.end)]
     if not group:
         return None, hit.end  # "using the Prometheus Java client library": not Prometheus
     group, end = _repeated_preposition(text, objects, hit, group, end)
@@ -127,17 +138,28 @@ def _repeated_preposition(
 ) -> tuple[Group, int]:
     """A second object after the cue's own preposition, repeated: "can be run as a process in
     X, or as a pod in Y", "writes to X and to Y"."""
-    prep = _PREPOSITION.search(plain(text[hit.start : group[0].start]))
-    after = [m for m in objects if m.start >= end]
-    if prep is None or not after:
+    for after in objects:
+        if after.start >= end:
+            break
+    else:
         return group, end
-    again = re.compile(
+    again = _again(text[hit.start : group[0].start])
+    if again is not None and again.fullmatch(plain(text[end : after.start])):
+        return [*group, after], after.end
+    return group, end
+
+
+@lru_cache(maxsize=GAP_CACHE)
+def _again(before_object: str) -> re.Pattern[str] | None:
+    """What repeats the cue's own preposition, from the words between a cue and its object
+    ("writes to "): ", and to ", "or as a pod in "; None without a preposition."""
+    prep = _PREPOSITION.search(plain(before_object))
+    if prep is None:
+        return None
+    return re.compile(
         rf"\s*,?\s*(?:and|or)\s+(?:as\s+an?\s+(?:[\w-]+\s+){{1,3}})?{prep.group(1)}\s+(?:the\s+)?",
         re.IGNORECASE,
     )
-    if again.fullmatch(plain(text[end : after[0].start])):
-        return [*group, after[0]], after[0].end
-    return group, end
 
 
 # How many, before an object: "listens to one or more queues", "to several workers".
@@ -153,6 +175,15 @@ _MODIFIES_ARTIFACT = re.compile(
     r"|bindings|driver|drivers|crate|gem)\b",
     re.IGNORECASE,
 )
+
+
+def _modifies_artifact(text: str, end: int) -> bool:
+    """``_MODIFIES_ARTIFACT`` after a name (it needs markup or a space right after it)."""
+    after = text[end : end + 1]
+    return (after.isspace() or after in _MARKUP_AFTER) and bool(_MODIFIES_ARTIFACT.match(text, end))
+
+
+_MARKUP_AFTER = ("`", "*", "_")
 
 
 def _without_modifier(found: list[str]) -> list[str]:
@@ -199,7 +230,7 @@ def tail_object_start(
     short filler of the verb's own clause: "stores the items in the user's cart in Valkey"."""
     for match in tail.finditer(text, position, min(len(text), position + 120)):
         filler = text[position : match.start()]
-        if FILLER_BREAK.search(plain(filler)) or len(filler.split()) > FILLER_MAX_WORDS:
+        if breaks(filler):
             return None
         if not (filler[:1].isspace() and filler[-1:].isspace()):
             continue
@@ -209,19 +240,44 @@ def tail_object_start(
     return None
 
 
+@lru_cache(maxsize=GAP_CACHE)
+def breaks(filler: str) -> bool:
+    """A filler between a verb and its tail that holds a clause of its own, or is too long."""
+    return bool(FILLER_BREAK.search(plain(filler))) or len(filler.split()) > FILLER_MAX_WORDS
+
+
 def direct_object_start(
     text: str, mentions: Sequence[Local], position: int, *, join_words: bool = False
 ) -> int | None:
     """Where the object right after ``position`` starts: after glue words only, or named in
     apposition to a short noun phrase ("the database (PostgreSQL)")."""
-    after = [m for m in mentions if m.start >= position and not m.zero_width]
-    if not after:
+    for after in mentions:
+        if after.start >= position and after.start != after.end:
+            break
+    else:
         return None
-    raw = text[position : after[0].start]
-    if CJK.search(text) and relations_zh.object_modifier(raw):
-        return after[0].start  # "不影响已运行的提供者"
+    modifier, reading = _object_gap(text[position : after.start], join_words)
+    if modifier and CJK.search(text):
+        return after.start  # "不影响已运行的提供者"
+    if isinstance(reading, bool):
+        return after.start if reading else None
+    if reading.match(plain(text[after.end : after.end + 40])):
+        return after.start
+    return None
+
+
+@lru_cache(maxsize=GAP_CACHE)
+def _object_gap(raw: str, join_words: bool) -> tuple[bool, bool | re.Pattern[str]]:
+    """What the words between a position and the next name say: whether they are a Chinese
+    modifier of it (in a Chinese sentence, the name is then the object); True when the name
+    is the object (glue words only), what must follow the name when it closes an apposition
+    ("the database (" needs ")"), else False."""
+    return relations_zh.object_modifier(raw), _object_words(raw, join_words)
+
+
+def _object_words(raw: str, join_words: bool) -> bool | re.Pattern[str]:
     if CJK.search(ZH_OBJECT_GLUE.sub(" ", raw)):
-        return None
+        return False
     gap = _QUANTITY.sub(" ", plain(ZH_OBJECT_GLUE.sub(" ", raw)))  # "one or more queues"
     if join_words:
         gap = MIDDLE_JOIN.sub(" ", gap, count=1)
@@ -232,13 +288,11 @@ def direct_object_start(
         and possessives <= 1
         and all(w in OBJECT_GLUE or w.endswith("'s") for w in _without_modifier(found))
     ):
-        return after[0].start
+        return True
     apposition = OBJECT_APPOSITION.match(gap)
     if apposition is not None:
-        close = APPOSITION_CLOSE[apposition["open"]]
-        if close.match(plain(text[after[0].end : after[0].end + 40])):
-            return after[0].start
-    return None
+        return APPOSITION_CLOSE[apposition["open"]]
+    return False
 
 
 # A writing verb in the third person ("stores", "persists"): a statement, never an instruction

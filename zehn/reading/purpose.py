@@ -39,13 +39,16 @@ _ALLOW_WINDOW = 80
 def purpose_edges(sentence: Sentence, local: Sequence[Local], strategy: str) -> list[Edge]:
     """READS_FROM edges a purpose clause states (see the module docstring)."""
     text = sentence.text
-    named = [m for m in local if not m.zero_width and m.mention.entity_id]
+    named = [m for m in local if m.start != m.end and m.mention.entity_id]
     edges: list[Edge] = []
     for i, reader in enumerate(named):
-        before = text[: reader.start]
-        opener = _FOR.search(before)
+        if i == 0:
+            continue
         verb = _TO_READ.match(text, reader.end)
-        if opener is None or verb is None or i == 0:
+        if verb is None:
+            continue
+        opener = _FOR.search(text[: reader.start])
+        if opener is None:
             continue
         place = _place(text, named[:i], opener.start())
         if place is None:

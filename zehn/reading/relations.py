@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+from typing import NamedTuple
 
 from zehn.corpus.model import Sentence
 from zehn.reading import relations_zh
-from zehn.reading.cue_words import CuePrefilter
+from zehn.reading.cue_words import CuePrefilter, with_first_chars
 from zehn.reading.cues import (
     ADVERB_MIN_CHARS,
     CJK,
@@ -74,11 +76,10 @@ from zehn.reading.cues import (
 from zehn.reading.diagrams import arrow_edges, is_diagram_edge
 from zehn.reading.lexicon import head_of
 from zehn.reading.model import Edge, Mention
-from zehn.reading.phrases import WORD, Group, agent_group, stored_thing
+from zehn.reading.phrases import GAP_CACHE, WORD, Group, agent_group, separates, stored_thing
 from zehn.reading.phrases import CueHit as _CueHit
 from zehn.reading.phrases import Local as _Local
 from zehn.reading.phrases import direct_object_start as _direct_object_start
-from zehn.reading.phrases import is_list_separator as _is_list_separator
 from zehn.reading.phrases import list_from as _list_from
 from zehn.reading.phrases import object_group as _object_group
 from zehn.reading.phrases import plain as _plain
@@ -95,24 +96,30 @@ RELATIVE_CLOSE = re.compile(r"^\s*,\s*(?:(?:also|still|now|then|only|directly)\s
 
 
 Pair = tuple[_Local, tuple[str, ...], _Local]  # subject, predicates, object
+# the same matches, found faster: searched in every sentence that states something
+_CONDITIONAL_PREFIX = with_first_chars(CONDITIONAL_PREFIX)
+_EPISTEMIC = with_first_chars(EPISTEMIC)
 _WORD = WORD
 
 
-@dataclass
 class _Clause:
-    """What the previous cue of the sentence read: its subject carries to the next clause."""
+    """What the previous cue of the sentence read: its subject carries to the next clause.
+    (A plain class: one is made per sentence, a dataclass with list defaults is slower.)"""
 
-    subjects: Group = field(default_factory=list)
-    objects: Group = field(default_factory=list)
-    gap: str = ""
-    end: int = 0
-    active: bool = False  # the last cue read its subject before it ("via" may follow it)
-    uses: bool = False  # the last cue was "uses": "X uses Z to read from Y" carries X
-    zh: relations_zh.Previous[_Local] | None = None  # Chinese: the previous cue, as read
+    __slots__ = ("active", "end", "gap", "objects", "subjects", "uses", "zh")
+
+    def __init__(self) -> None:
+        self.subjects: Group = []
+        self.objects: Group = []
+        self.gap = ""
+        self.end = 0
+        self.active = False  # the last cue read its subject before it ("via" may follow it)
+        self.uses = False  # the last cue was "uses": "X uses Z to read from Y" carries X
+        # Chinese: the previous cue, as read
+        self.zh: relations_zh.Previous[_Local] | None = None
 
 
-@dataclass(frozen=True)
-class _Statement:
+class _Statement(NamedTuple):
     """The relations one cue states: (subject, predicates, object) with the flags' sources."""
 
     hit: _CueHit
@@ -129,15 +136,14 @@ def sentence_edges(
     if is_diagram_edge(sentence.text):  # an arrow line of a diagram: the arrow states it
         return arrow_edges(sentence, mentions, strategy)
     text = sentence.text
-    urls = [m.span() for m in URL.finditer(text)]
-    local = sorted(
-        (
-            _Local(m, m.start - sentence.start, m.end - sentence.start)
-            for m in mentions
-            if not _inside(m.start - sentence.start, m.end - sentence.start, urls)
-        ),
-        key=lambda m: (m.start, m.end),
-    )
+    local = _local(sentence, mentions)
+    # Every reading below takes a statement's subject and object from two places of the
+    # sentence (before and after the cue, a clause's subject before an earlier cue, an agent
+    # after the object, a middle before its two ends); purpose and requirement edges relate
+    # two mentions too. So one mention states nothing, and is not read (a Chinese implicit
+    # subject may follow its verb, "基于 X 实现的 Y": Chinese text is read all the same).
+    if len(local) < 2 and (not local or not _chinese(text)):
+        return [], 0
     edges: list[Edge] = []
     ambiguous = 0
     clause = _Clause()
@@ -153,15 +159,30 @@ def sentence_edges(
     return edges, ambiguous
 
 
+_position = attrgetter("start", "end")
+
+
+def _local(sentence: Sentence, mentions: Sequence[Mention]) -> list[_Local]:
+    """The mentions outside URLs, with offsets in the sentence, in order."""
+    base = sentence.start
+    local = [_Local(m, m.start - base, m.end - base) for m in mentions]
+    urls = _urls(sentence.text)
+    if urls:
+        local = [m for m in local if not _inside(m.start, m.end, urls)]
+    local.sort(key=_position)
+    return local
+
+
 def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> _Statement | None:
     """The statement of one cue, given what the previous cue read (``clause`` is updated)."""
-    if hit.cue.form == "means":
-        return _read_means(text, local, hit, clause)
-    if hit.cue.form == "middle":
-        return _read_middle(text, local, hit, clause)
-    if hit.cue.form == "instance":
-        return _read_instance(text, local, hit)
     cue = hit.cue
+    form = cue.form
+    if form == "means":
+        return _read_means(text, local, hit, clause)
+    if form == "middle":
+        return _read_middle(text, local, hit, clause)
+    if form == "instance":
+        return _read_instance(text, local, hit)
     left, gap = _subject_group(text, local, hit.start)
     negated = False
     if not cue.passive and clause.subjects:
@@ -181,14 +202,14 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
             left, gap = clause.subjects, clause.gap + between  # "X reads from Y using Z"
         if left is None and RELATIVE.search(clause.gap) and RELATIVE_CLOSE.match(between):
             left, gap = clause.subjects, between  # "X, which stores A in Y, calls Z"
-    if left is None and not cue.passive and not CJK.search(text):
+    zh, hedged = _chinese(text), False
+    if left is None and not cue.passive and not zh:
         left, gap = _series_subject(text, local, hit.start, _is_participle(text, hit))
-    zh, hedged = bool(CJK.search(text)), False
     if left is None and zh:  # a subject Chinese prose leaves implicit
         left, gap, hedged = relations_zh.implicit_subject(text, local, hit, clause.zh)
     right, right_end = _object_group(text, local, hit)
     subjects, objects = (right, left) if cue.passive else (left, right)
-    if left is None and right and not cue.passive and not CJK.search(text):
+    if left is None and right and not cue.passive and not zh:
         subjects = stored_thing(text, local, hit, right)  # "Foo stores blobs in Y": blobs → Y
     if cue.agent and right:
         agent, agent_end = agent_group(text, local, right_end)
@@ -206,9 +227,15 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
         hedged = hedged or relations_zh.capability(gap)
     if not subjects or not objects:
         return None
+    if not cue.cjk and not cue.by_kind:  # the cue's predicates, whatever the object
+        predicates = cue.predicates
+        pairs = [(s, predicates, o) for s in subjects for o in objects]
+        if Predicate.FEEDS in predicates:
+            pairs = [_by_messaging(*p) for p in pairs]
+        return _Statement(hit, pairs, gap, negated, hedged)
     pairs = [(s, _predicates(hit, text, o), o) for s in subjects for o in objects]
-    if not hit.cue.cjk:
-        pairs = [_by_messaging(*pair) for pair in pairs]
+    if not cue.cjk:  # only a FEEDS pair may change
+        pairs = [_by_messaging(*p) if Predicate.FEEDS in p[1] else p for p in pairs]
     return _Statement(hit, pairs, gap, negated, hedged)
 
 
@@ -298,15 +325,13 @@ def _edges(sentence: Sentence, statement: _Statement, strategy: str) -> tuple[li
     involved = [m for s, _, o in statement.pairs for m in (s, o)]
     prefix = text[: min(m.start for m in involved)]
     cue_text = text[hit.start : hit.end]
-    negated = statement.negated or bool(
-        NEGATION.search(ZH_A_NOT_A.sub(" ", statement.gap + " " + cue_text))
-    )
+    negated = statement.negated or _negated(statement.gap + " " + cue_text)
     hedged = (
         statement.hedged
         or text.rstrip(" \"'”’)").endswith(("?", "？"))
-        or bool(MODAL.search(statement.gap))
-        or bool(CONDITIONAL_PREFIX.search(prefix))
-        or bool(EPISTEMIC.search(text))
+        or _modal(statement.gap)
+        or bool(_CONDITIONAL_PREFIX.search(prefix))
+        or bool(_EPISTEMIC.search(text))
     )
     edges: list[Edge] = []
     ambiguous = 0
@@ -334,6 +359,17 @@ def _edges(sentence: Sentence, statement: _Statement, strategy: str) -> tuple[li
                 )
             )
     return edges, ambiguous
+
+
+@lru_cache(maxsize=GAP_CACHE)
+def _negated(words: str) -> bool:
+    """The gap and the cue negate ("does not call"; "会不会" asks, it does not negate)."""
+    return bool(NEGATION.search(ZH_A_NOT_A.sub(" ", words)))
+
+
+@lru_cache(maxsize=GAP_CACHE)
+def _modal(gap: str) -> bool:
+    return bool(MODAL.search(gap))
 
 
 def _by_messaging(subject: _Local, predicates: tuple[str, ...], obj: _Local) -> Pair:
@@ -367,10 +403,11 @@ def _predicates(hit: _CueHit, text: str, obj: _Local) -> tuple[str, ...]:
 
 
 # Chinese cues all need a Chinese character: text without one is read with the rest only
-# (half the cue lexicon; cue matching is a third of extraction time), and of those only the
-# cues whose first word the text holds (``zehn.reading.cue_words``)
+# (half the cue lexicon; cue matching is a third of extraction time), and each cue is tried
+# only where one of its first words stands (``zehn.reading.cue_words``)
 _LATIN_CUES = tuple(cue for cue in CUES if not cue.cjk)
 _LATIN_PREFILTER = CuePrefilter(_LATIN_CUES)
+_PREFILTER = CuePrefilter(CUES)  # the Chinese cues have no first words: always run
 
 
 def _cue_hits(
@@ -378,24 +415,53 @@ def _cue_hits(
 ) -> list[_CueHit]:
     """Cue matches outside mentions, code spans and URLs; at one position the longest wins,
     overlaps dropped."""
+    zh = _chinese(text)
     if cues is None:
-        cues = CUES if CJK.search(text) else _LATIN_PREFILTER.possible(text)
-    hidden = [m.span() for m in CODE_SPAN.finditer(text)] + [m.span() for m in URL.finditer(text)]
-    hits = [
-        _CueHit(m.start(), m.end(), cue)
-        for cue in cues
-        for m in cue.pattern.finditer(text)
-        if not any(x.start < m.end() and m.start() < x.end for x in mentions)
-        and not any(a < m.end() and m.start() < b for a, b in hidden)
-    ]
-    hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
-    if CJK.search(text):  # Chinese ties: the cue its nearest verb or tail completes wins
+        found = (_PREFILTER if zh else _LATIN_PREFILTER).matches(text)
+    else:
+        found = [(cue, m) for cue in cues for m in cue.pattern.finditer(text)]
+    hidden = _hidden(text)
+    hits = []
+    for cue, m in found:
+        start, end = m.span()
+        if _overlaps(mentions, start, end):
+            continue
+        if hidden and any(a < end and start < b for a, b in hidden):
+            continue
+        hits.append(_CueHit(start, end, cue))
+    if len(hits) > 1:
+        hits.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    if zh:  # Chinese ties: the cue its nearest verb or tail completes wins
         hits = relations_zh.order_ties(text, hits)
     kept: list[_CueHit] = []
     for hit in hits:
         if not kept or hit.start >= kept[-1].end:
             kept.append(hit)
     return kept
+
+
+def _overlaps(mentions: Sequence[_Local], start: int, end: int) -> bool:
+    for m in mentions:  # noqa: SIM110 (a loop, not a generator: once per cue match)
+        if m.start < end and start < m.end:
+            return True
+    return False
+
+
+def _hidden(text: str) -> list[tuple[int, int]]:
+    """Code spans, then URLs (a code span needs a backtick, a URL "://" or "](")."""
+    spans = [m.span() for m in CODE_SPAN.finditer(text)] if "`" in text else []
+    return spans + _urls(text)
+
+
+def _urls(text: str) -> list[tuple[int, int]]:
+    if "://" not in text and "](" not in text:
+        return []
+    return [m.span() for m in URL.finditer(text)]
+
+
+def _chinese(text: str) -> bool:
+    """``text`` holds a Chinese character (an ASCII text, most of them, is told at once)."""
+    return not text.isascii() and CJK.search(text) is not None
 
 
 def _inside(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -480,35 +546,52 @@ def _described(gap: str) -> str | None:
     return None
 
 
+_last = attrgetter("end", "start")
+
+
+@lru_cache(maxsize=GAP_CACHE)
+def _subject_gap(raw: str) -> tuple[str, bool, str | None]:
+    """The words between a name and a verb as read (a time clause set off by commas left
+    out: "X, when it becomes aware of it, sends …"); whether they link the name as the
+    subject; if not, the rest after a description of it that does ("is a queue that")."""
+    gap = raw
+    if PARENTHETICAL.match(_plain(gap)):
+        gap = PARENTHETICAL.sub(" ", _plain(gap), count=1)
+    if _is_subject_gap(gap):
+        return gap, True, None
+    rest = _described(_plain(gap))
+    return gap, False, rest if rest is not None and _is_subject_gap(rest) else None
+
+
 def _subject_group(
     text: str, mentions: Sequence[_Local], position: int
 ) -> tuple[Group | None, str]:
     before = [m for m in mentions if m.end <= position]
     if not before:
         return None, ""
-    last = max(before, key=lambda m: (m.end, m.start))
-    gap = text[last.end : position]
-    if PARENTHETICAL.match(_plain(gap)):  # "X, when it becomes aware of it, sends …"
-        gap = PARENTHETICAL.sub(" ", _plain(gap), count=1)
-    if not _is_subject_gap(gap) and not relations_zh.possessive(last.mention.surface, gap):
-        moved = relations_zh.moved_from(text, last.start, gap) if CJK.search(gap) else None
+    last = max(before, key=_last)
+    gap, direct, rest = _subject_gap(text[last.end : position])
+    if not direct and not relations_zh.possessive(last.mention.surface, gap):
+        moved = relations_zh.moved_from(text, last.start, gap) if _chinese(gap) else None
         if moved is not None:  # "A 将 X 中的消息保存到 Y": A
             outer = _subject_group(text, mentions, moved)[0]
             return (outer, text[outer[-1].end : position]) if outer else (None, "")
-        rest = _described(_plain(gap))
-        if rest is None or not _is_subject_gap(rest):
+        if rest is None:
             return None, ""
         gap = rest  # flags are read in the subject's own words
     group = [last]
-    if not last.zero_width:  # an implicit subject stands alone
-        for candidate in reversed([m for m in before if m is not last and not m.zero_width]):
-            if candidate.end > group[0].start or not _is_list_separator(
-                _plain(text[candidate.end : group[0].start])
+    if last.start != last.end:  # an implicit subject stands alone
+        for candidate in reversed(before):
+            if candidate is last or candidate.start == candidate.end:
+                continue
+            if candidate.end > group[0].start or not separates(
+                text[candidate.end : group[0].start]
             ):
                 break
             group.insert(0, candidate)
     head = text[: group[0].start]
-    if relations_zh.after_preposition(head):  # "从 event-bus 消费": it is 从's object
+    # "从 event-bus 消费": it is 从's object (a Chinese preposition: only in Chinese text)
+    if _chinese(head) and relations_zh.after_preposition(head):
         through = relations_zh.THROUGH_BEFORE.search(head)  # "A 通过 X 调用 Y": A calls
         outer = _subject_group(text, mentions, through.start())[0] if through else None
         return (outer, text[outer[-1].end : position]) if outer else (None, "")
