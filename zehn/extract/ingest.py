@@ -51,8 +51,10 @@ ProgressFactory = Callable[[int], Any]
 
 _EXISTING = "MATCH (d:Document) RETURN d.id, d.text_sha"
 
-# sentences per write; a batch holds whole documents up to it, a larger document is split
-BATCH_SENTENCES = 5_000
+# sentences per write; a batch holds whole documents up to it, a larger document is split.
+# Small enough that the next batch is made while the server writes one (a corpus of 5,000
+# sentences is three writes, not one), large enough that each write pays.
+BATCH_SENTENCES = 2_000
 
 # what was stored of documents being replaced: their sentences (with their mentions), chunks
 # and extracted edges. One pass over RELATES for the batch, not one per document.

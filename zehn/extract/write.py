@@ -10,7 +10,7 @@ while the one before it is on the server (``OrderedWriter``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from zehn.extract.base import Extraction
@@ -19,7 +19,7 @@ from zehn.extract.stream import ExtractionStream, Run
 from zehn.extract.writer import OrderedWriter
 from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.name_keys import name_fields
-from zehn.store.client import GraphClient, prepare
+from zehn.store.client import GraphClient, Prepared, prepare
 from zehn.store.revision import bump_revision
 
 _BATCH = 5_000  # rows per UNWIND write of entities, mentions and edges
@@ -47,13 +47,20 @@ def write_extraction(client: GraphClient, graph: str, extraction: Extraction) ->
     bump_revision(client, graph)
 
 
-def write_stream(client: GraphClient, graph: str, stream: ExtractionStream) -> int:
-    """The stream's entities, then each run's mentions and edges as the run is read; returns
-    how many documents were read (``stream.skipped_ambiguous`` is complete afterwards)."""
+def write_stream(
+    client: GraphClient,
+    graph: str,
+    stream: ExtractionStream,
+    entities: Sequence[Prepared] | None = None,
+) -> int:
+    """The stream's entities (``entities``: their writes already made, by ``entity_writes``),
+    then each run's mentions and edges as the run is read; returns how many documents were
+    read (``stream.skipped_ambiguous`` is complete afterwards)."""
     bump_revision(client, graph)
     documents = 0
     with OrderedWriter(client, graph) as writer:
-        _write(writer, _ENTITIES, entity_rows(stream.entities))
+        for prepared in entity_writes(stream.entities) if entities is None else entities:
+            writer.send(prepared)
         for run in stream:
             if not run.writes:  # a stream made without ``encoded``
                 run = encoded(run)
@@ -63,6 +70,12 @@ def write_stream(client: GraphClient, graph: str, stream: ExtractionStream) -> i
     finish_name_index(client, graph)
     bump_revision(client, graph)
     return documents
+
+
+def entity_writes(entities: Iterable[Entity]) -> tuple[Prepared, ...]:
+    """The entity writes, checked and encoded: made aside with a large catalog
+    (``zehn.extract.catalog_aside``), or here."""
+    return tuple(prepare(_ENTITIES, {"rows": b}) for b in _batches(entity_rows(entities)))
 
 
 def encoded(run: Run) -> Run:
