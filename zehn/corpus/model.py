@@ -15,6 +15,8 @@ from datetime import datetime
 from enum import StrEnum
 from types import MappingProxyType
 
+from zehn.corpus.frozen import computed_once, dict_init
+
 
 class SourceType(StrEnum):
     """Where a document came from; drives display and staleness rules."""
@@ -80,6 +82,7 @@ class Document:
         return self.updated_at or self.created_at
 
 
+@dict_init
 @dataclass(frozen=True)
 class Sentence:
     """A verbatim span of a document; the unit of citation."""
@@ -90,8 +93,9 @@ class Sentence:
     end: int
     chunk_ordinal: int = 0
 
-    @property
+    @computed_once
     def id(self) -> str:
+        """Formatted on the first read (extraction reads it several times per sentence)."""
         return sentence_id(self.doc_id, self.start, self.end)
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
+from zehn.corpus.frozen import computed_once, dict_init
 from zehn.corpus.model import Sentence, slugify
 
 
@@ -21,6 +21,7 @@ def entity_id(kind: str, name: str) -> str:
     return f"{kind}:{slugify(name)}"
 
 
+@dict_init
 @dataclass(frozen=True)
 class Entity:
     """A thing edges connect: from the catalog, or discovered in the text."""
@@ -35,7 +36,7 @@ class Entity:
     # ("Cart Service", "page title 'Cart Service'"). Empty for catalog entities; never compared.
     evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
-    @cached_property
+    @computed_once
     def id(self) -> str:
         """Computed once per entity (slugging is the binder's and grader's most repeated call)."""
         return entity_id(self.kind, self.name)
@@ -51,6 +52,7 @@ class Entity:
         )
 
 
+@dict_init
 @dataclass(frozen=True)
 class Mention:
     """A span of a sentence bound to exactly one entity, or ambiguous among several.
@@ -70,9 +72,10 @@ class Mention:
     # edge resting on it records that reason so the grader can accept the same reading.
     reference: bool = False
 
-    @property
+    @computed_once
     def entity_id(self) -> str | None:
-        """The bound entity, or None when the mention is ambiguous."""
+        """The bound entity, or None when the mention is ambiguous (read once per mention by
+        each stage of reading, so kept after the first read)."""
         return self.candidates[0] if len(self.candidates) == 1 else None
 
     @property
@@ -80,6 +83,7 @@ class Mention:
         return len(self.candidates) > 1
 
 
+@dict_init
 @dataclass(frozen=True)
 class Edge:
     """(subject)-[rel_type]->(object) asserted, negated or hedged by one sentence."""
@@ -103,8 +107,9 @@ class Edge:
     subject_reference: str = ""
     object_reference: str = ""
 
-    @property
+    @computed_once
     def key(self) -> str:
+        """Hashed once per edge (``unique_edges`` and the writer read it again)."""
         return edge_key(self.strategy, self.subject, self.rel_type, self.object, self.sentence_id)
 
     @classmethod

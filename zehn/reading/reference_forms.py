@@ -15,6 +15,7 @@ shares the kind word of the name after it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence
@@ -99,6 +100,10 @@ _READ_BACK = re.compile(
 _PUT_THEN_PLACE = re.compile(
     rf"\b{_PUT}\b[^,;:.!?()]{{0,80}}\b(?:in|into|to|onto)\s+(?:the\s+)?$", re.IGNORECASE
 )
+# Where a sentence has no put verb, or no "it"/"them" standing as a word, neither pattern
+# above can match any part of it (both need the word whole).
+_ANY_PUT = re.compile(rf"\b{_PUT}\b", re.IGNORECASE)
+_ANY_PRONOUN = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
 
 
 def read_back_objects(
@@ -106,13 +111,15 @@ def read_back_objects(
 ) -> list[Mention]:
     """Pronoun objects read back from the place the clause before put them (see the module
     docstring): one reference mention per pronoun, bound to that place."""
-    found = []
+    found: list[Mention] = []
+    if not mentions or _ANY_PRONOUN.search(text) is None or _ANY_PUT.search(text) is None:
+        return found
     for place in sorted((m for m in mentions if m.entity_id and m.end > m.start), key=_start):
         start, end = place.start - offset, place.end - offset
-        if start < 0 or not _PUT_THEN_PLACE.search(text[:start]):
+        if start < 0:
             continue
-        back = _READ_BACK.match(text, end)
-        if back is None:
+        back = _READ_BACK.match(text, end)  # anchored: cheaper than the search before it
+        if back is None or not _PUT_THEN_PLACE.search(text[:start]):
             continue
         a, b = back.span("pronoun")
         reason = (
@@ -151,6 +158,7 @@ _LIST_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _NAME = re.compile(_NAME_WORDS, re.IGNORECASE)
+_CONJUNCTION = re.compile(r"\s(?:and|or|&)\s", re.IGNORECASE)
 
 
 def shared_kind_names(
@@ -160,15 +168,21 @@ def shared_kind_names(
     and fraud detection services" the word "services" marks "accounting" as a service name
     too. A name counts only when "<name> <kind word>" binds, as a whole, to one entity."""
     found: list[Mention] = []
-    taken = [(m.start - offset, m.end - offset) for m in mentions]
+    if _CONJUNCTION.search(text) is None:
+        return found  # no "and"/"or" for a list of names to end with (``_LIST_BEFORE``)
+    taken: list[tuple[int, int]] | None = None  # the spans already named, once one is needed
     for mention in mentions:
+        if mention.entity_id is None:
+            continue
         words = mention.surface.split()
-        if mention.entity_id is None or len(words) < 2 or words[-1].lower() not in _SHARED_KINDS:
+        if len(words) < 2 or words[-1].lower() not in _SHARED_KINDS:
             continue
         start = mention.start - offset
         listed = _LIST_BEFORE.search(text, 0, start) if start > 0 else None
         if listed is None:
             continue
+        if taken is None:
+            taken = [(m.start - offset, m.end - offset) for m in mentions]
         noun = (
             words[-1].lower()[:-1]
             if not words[-1].lower().endswith("ies")
@@ -239,8 +253,12 @@ def definite_heads(
     """ "the Collector" after the page named "OpenTelemetry Collector": a capitalised head word
     after "the" is the one name given in full earlier in the document that ends in it. Only a
     name of two words or more counts, and only when exactly one entity so ends."""
+    found: list[Mention] = []
+    if "he" not in text:  # no "the"/"The" (``_HEADS`` catches up with ``earlier`` next time)
+        return found
     by_head = _heads_of(earlier)
-    found = []
+    if not by_head:
+        return found
     for match in _DEFINITE_HEAD.finditer(text):
         named = by_head.get(match["head"].lower(), {})
         start, end = match.span()
@@ -262,6 +280,8 @@ def definite_heads(
 
 _OPENING_WORD = re.compile(r"\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?P<word>[A-Z][a-z]+)\b")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# where a blank line (``_PARAGRAPH_BREAK``) starts: the lookahead sees no further than endpos
+_BREAK_START = re.compile(r"\n(?=[ \t]*\n)")
 
 
 def paragraph_terms(
@@ -284,23 +304,117 @@ def paragraph_terms(
     if any(m.start - offset < b and a < m.end - offset for m in mentions):
         return []
     key = number_stem(match["word"].lower())
+    index = _terms_of(earlier, document_text)
+    if index.max_start < offset:
+        mention = index.latest_term(key, offset)
+    else:  # an earlier mention starting at or after this sentence: read the list as it is
+        mention = _latest_term(key, offset, earlier, document_text)
+    if mention is None:
+        return []
+    word = match["word"]
+    reason = f"{word!r} = {mention.surface!r}, the term marked earlier in the paragraph"
+    return [
+        Mention(sentence_id, offset + a, offset + b, word, mention.candidates, reason,
+                reference=True)
+    ]  # fmt: skip
+
+
+def _latest_term(
+    key: str, offset: int, earlier: Sequence[Mention], document_text: str
+) -> Mention | None:
+    """The latest lowercase term of ``earlier`` with the stem ``key`` before ``offset``, with no
+    blank line between it and ``offset`` (nor after any mention in between)."""
     for mention in reversed(earlier):
         if mention.start >= offset:
             continue
         if _PARAGRAPH_BREAK.search(document_text, mention.end, offset):
-            return []
-        surface = mention.surface
-        if (
-            mention.entity_id
-            and not mention.reference
-            and surface.isalpha()
-            and surface.islower()
-            and number_stem(surface) == key
-        ):
-            word = match["word"]
-            reason = f"{word!r} = {surface!r}, the term marked earlier in the paragraph"
-            return [
-                Mention(sentence_id, offset + a, offset + b, word, mention.candidates, reason,
-                        reference=True)
-            ]  # fmt: skip
-    return []
+            return None
+        if _is_term(mention) and number_stem(mention.surface) == key:
+            return mention
+    return None
+
+
+def _is_term(mention: Mention) -> bool:
+    surface = mention.surface
+    return bool(
+        mention.entity_id and not mention.reference and surface.isalpha() and surface.islower()
+    )
+
+
+class _TermIndex:
+    """What ``_latest_term`` reads of one document's growing ``earlier`` list, kept between the
+    calls of its sentences (asked in document order): walking the list back and searching for a
+    blank line after each mention cost a 3,000-line paragraph minutes.
+
+    ``_latest_term`` stops at the latest mention ``m`` (in list order) that ends at or before
+    the start of the last blank line before ``offset`` (``m.end <= last_break``: a blank line
+    lies between), or at the latest term, whichever comes first. The first is the latest of the
+    suffix minima of the mentions' ends with ``end <= last_break`` (kept as a stack); the term
+    is the latest index per stem.
+    """
+
+    def __init__(self, earlier: Sequence[Mention], document_text: str) -> None:
+        self.earlier = earlier
+        self.text = document_text
+        self.done = 0  # mentions of ``earlier`` indexed
+        self.max_start = -1
+        self.minima_index: list[int] = []  # suffix minima of ``end``: indices, ends increasing
+        self.minima_end: list[int] = []
+        self.terms: dict[str, int] = {}  # stem -> index of the latest term with it
+        self.scanned = 0  # blank lines are known up to here (as if the text ended here)
+        self.last_break = -1  # where the last of them starts
+
+    def catch_up(self) -> None:
+        earlier, indices, ends = self.earlier, self.minima_index, self.minima_end
+        for i in range(self.done, len(earlier)):
+            mention = earlier[i]
+            self.max_start = max(self.max_start, mention.start)
+            while ends and ends[-1] >= mention.end:
+                ends.pop()
+                indices.pop()
+            ends.append(mention.end)
+            indices.append(i)
+            if _is_term(mention):
+                self.terms[number_stem(mention.surface)] = i
+        self.done = len(earlier)
+
+    def _break_before(self, offset: int) -> int:
+        """Where the last blank line wholly before ``offset`` starts (-1: none)."""
+        if offset < self.scanned:
+            self.scanned, self.last_break = 0, -1
+        start = self.scanned
+        back = start
+        while back > 0 and self.text[back - 1] in " \t":
+            back -= 1  # a blank line may start before ``scanned`` and end after it
+        if back > 0 and self.text[back - 1] == "\n":
+            start = back - 1
+        for found in _BREAK_START.finditer(self.text, start, offset):
+            self.last_break = max(self.last_break, found.start())
+        self.scanned = offset
+        return self.last_break
+
+    def latest_term(self, key: str, offset: int) -> Mention | None:
+        """``_latest_term``, when every indexed mention starts before ``offset``."""
+        last_break = self._break_before(offset)
+        stop = bisect_right(self.minima_end, last_break)
+        blocked = self.minima_index[stop - 1] if stop else -1
+        term = self.terms.get(key, -1)
+        return self.earlier[term] if term > blocked else None
+
+
+# the index of the list last asked about, while that list only grows (one document at a time)
+_TERMS: list[_TermIndex] = []
+
+
+def _terms_of(earlier: Sequence[Mention], document_text: str) -> _TermIndex:
+    kept = _TERMS[0] if _TERMS else None
+    if (
+        kept is None
+        or kept.earlier is not earlier
+        or kept.text is not document_text
+        or kept.done > len(earlier)
+    ):
+        kept = _TermIndex(earlier, document_text)
+        _TERMS[:] = [kept]
+    kept.catch_up()
+    return kept

@@ -18,8 +18,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
+from operator import attrgetter
+from typing import NamedTuple
 
 from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.agents_zh import agent_references
@@ -89,8 +90,10 @@ MAX_HEADING_WORDS = 10
 _OPENING = re.compile(r"[\W_]*(?:(?:the|a|an|our|their|its|both)\s+[\W_]*)?", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class _Focus:
+class _Focus(NamedTuple):
+    """What "it" and "this service" refer to next, and why (a tuple: one is made per
+    sentence that names its subject)."""
+
     entity: Entity
     why: str
 
@@ -134,11 +137,11 @@ def document_references(
     opening = True  # the first sentence of the page or of a section
     earlier: list[Mention] = []  # names the document gave so far
     for sentence in document.sentences:
-        sid = sentence.id  # a property that formats the id: read once per sentence
-        mentions = [m for m in bound.get(sid, []) if not m.ambiguous]
+        sid = sentence.id
+        mentions = [m for m in bound.get(sid, ()) if len(m.candidates) <= 1]  # not ambiguous
         text = sentence.text
-        line = _Line.of(document.text, sentence.start, text)
         line_start = document.text.rfind("\n", 0, sentence.start) + 1
+        line = _Line.of(document.text, sentence.start, text, line_start)
         refs: list[Mention] = []
         if _is_heading(document.text, sentence.start, sentence.end):
             named = [m for m in mentions if (m.end - m.start) * 2 >= len(text.strip())]
@@ -147,9 +150,9 @@ def document_references(
             focus = section or subject
             previous = mentions
             opening = True
-            earlier.extend(m for m in mentions if not m.reference)
+            earlier.extend([m for m in mentions if not m.reference])
             continue
-        first = min(mentions, key=lambda m: m.start, default=None)
+        first = min(mentions, key=_START, default=None)
         starts_with_name = first is not None and _opens_with_name(
             text, first.start - sentence.start
         )
@@ -176,14 +179,15 @@ def document_references(
                 refs.append(_row_goes_on(sentence, row[1]))
         else:
             refs.extend(_implicit_subjects(sid, sentence.start, text, line, mentions, None, by_id))
-        refs.extend(_zh_clause_its(sid, sentence.start, text, mentions + refs, focus, by_id))
+        if "其" in text:  # what _ZH_CLAUSE_ITS looks for
+            refs.extend(_zh_clause_its(sid, sentence.start, text, mentions + refs, focus, by_id))
         refs.extend(read_back_objects(sid, sentence.start, text, mentions))
         refs.extend(shared_kind_names(sid, sentence.start, text, mentions, binder))
         refs.extend(definite_heads(sid, sentence.start, text, mentions + refs, earlier))
         refs.extend(
             paragraph_terms(sid, sentence.start, text, mentions + refs, earlier, document.text)
         )
-        earlier.extend(m for m in mentions if not m.reference)
+        earlier.extend([m for m in mentions if not m.reference])
         opening = False
         if refs:
             found[sid] = refs
@@ -207,6 +211,7 @@ def document_references(
 
 
 _ROW_SUBJECT = "from the table row's first cell"
+_START = attrgetter("start")
 
 
 def _same_item(document_text: str, item_start: int, _focus: _Focus, sentence: Sentence) -> bool:
@@ -341,7 +346,7 @@ def _implicit_subjects(
             for start, _end in cells[1:]
             if not any(m.start - offset == start for m in mentions)
         ]
-    prefix = CHANGELOG_PREFIX.match(text)
+    prefix = CHANGELOG_PREFIX.match(text) if "[" in text else None
     if prefix:
         name = (prefix.start("name"), prefix.end("name"))
         named = [m for m in mentions if name[0] <= m.start - offset < name[1]]
@@ -377,23 +382,28 @@ def _cell_names(
     ]
 
 
-@dataclass(frozen=True)
-class _Line:
-    """Where a sentence sits on its line: a list item (where its text starts) or a table row."""
+_MARKER_ONLY = re.compile(rf"\s*{_LIST_MARKER}")
+
+
+class _Line(NamedTuple):
+    """Where a sentence sits on its line: a list item (where its text starts) or a table row
+    (a tuple: one is made per sentence)."""
 
     item: int | None
     table: bool
 
     @classmethod
-    def of(cls, document_text: str, start: int, text: str) -> _Line:
-        line_start = document_text.rfind("\n", 0, start) + 1
+    def of(cls, document_text: str, start: int, text: str, line_start: int) -> _Line:
+        """``line_start``: where the line of ``start`` begins in ``document_text``."""
         before = document_text[line_start:start]
-        if before.strip() == "" or re.fullmatch(rf"\s*{_LIST_MARKER}", before):
+        blank = not before.strip()
+        if blank or _MARKER_ONLY.fullmatch(before):
             marker = LIST_ITEM.match(text)
-            item = marker.end() if marker else (0 if before.strip() else None)
+            item = marker.end() if marker else (None if blank else 0)
         else:
             item = None
-        return cls(item, before.lstrip().startswith("|") or text.count("|") >= 2)
+        table = (not blank and before.lstrip().startswith("|")) or text.count("|") >= 2
+        return cls(item, table)
 
 
 def _zero_width(sentence_id: str, at: int, entity: Entity, why: str) -> Mention:
@@ -408,9 +418,12 @@ def _zero_width(sentence_id: str, at: int, entity: Entity, why: str) -> Mention:
     )
 
 
+_RULE_ROW = re.compile(r"[\s|:\-+=]+")
+
+
 def _cells(text: str) -> list[tuple[int, int]]:
     """Content spans of a table row's cells (``a | b | c``), else none."""
-    if "|" not in text or "\n" in text.strip() or re.fullmatch(r"[\s|:\-+=]+", text):
+    if "|" not in text or "\n" in text.strip() or _RULE_ROW.fullmatch(text):
         return []
     bounds = [-1, *(i for i, c in enumerate(text) if c == "|"), len(text)]
     spans = []
@@ -420,6 +433,11 @@ def _cells(text: str) -> list[tuple[int, int]]:
             left = len(cell) - len(cell.lstrip())
             spans.append((a + 1 + left, a + 1 + len(cell.rstrip())))
     return spans if len(spans) >= 2 else []
+
+
+_HASHES = re.compile(r"[ \t]*#{1,6}[ \t]*")
+_UNDERLINE = re.compile(r"\n[=\-~^*#+]{3,}[ \t]*(?:\n|$)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _is_heading(text: str, start: int, end: int) -> bool:
@@ -435,22 +453,17 @@ def _is_heading(text: str, start: int, end: int) -> bool:
         return False
     line_start = text.rfind("\n", 0, start) + 1
     prefix = text[line_start:start]
-    if re.fullmatch(r"[ \t]*#{1,6}[ \t]*", prefix):  # a Markdown heading kept by the loader
+    if _HASHES.fullmatch(prefix):  # a Markdown heading kept by the loader
         return not text[end : end + 1].strip()
     if prefix.strip():
         return False
-    head = text[:line_start].rstrip(" \t")
-    alone_before = (
-        not head.strip()
-        or head.endswith("\n\n")
-        or bool(re.search(r"\n[ \t]*\n$|\n[=\-~^*#+]{3,}\n$", head + "\n"))
-    )
+    # What comes before the line is not tested: ``text[:line_start]`` is empty or ends with a
+    # line break, which the test that stood here (a blank line or an underline before,
+    # ``\n[ \t]*\n$`` on that text plus "\n") always accepted, while copying the whole text
+    # before every short line.
     tail = text[end : end + 200]
     after = tail.lstrip(" \t")
-    underline = re.match(r"\n[=\-~^*#+]{3,}[ \t]*(?:\n|$)", tail)
-    return alone_before and (
-        not after.strip() or bool(re.match(r"\n[ \t]*\n", after)) or bool(underline)
-    )
+    return not after.strip() or bool(_BLANK_LINE.match(after)) or bool(_UNDERLINE.match(tail))
 
 
 _ONE_WORD_BEFORE = re.compile(r"[\W_]*(?:(?:an?|the)\s+)?[A-Za-z]+\s+[\W_]*", re.IGNORECASE)
@@ -466,6 +479,8 @@ def _leads_item(text: str, first: Mention, sentence: Sentence) -> bool:
 
 def _opens_with_name(text: str, position: int) -> bool:
     """The sentence opens with the name: only a list marker, markup or a determiner before it."""
+    if position == 0:
+        return True  # nothing before it (``_OPENING`` matches the empty text)
     head = LIST_ITEM.sub("", text[:position], count=1)
     return bool(_OPENING.fullmatch(head))
 
@@ -476,6 +491,8 @@ def _by_id(entities: Sequence[Entity], entity_id: str | None) -> Entity | None:
 
 def with_references(edges: Sequence[Edge], mentions: Sequence[Mention]) -> list[Edge]:
     """Edges with the reason of any reference mention an end rests on."""
+    if not edges:
+        return []
     refs = {(m.entity_id, m.start, m.end): m.reason for m in mentions if m.reference}
     if not refs:
         return list(edges)
