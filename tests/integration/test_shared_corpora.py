@@ -16,6 +16,7 @@ import pytest
 
 from zehn.evaluate.compare import compare_strategies
 from zehn.evaluate.gold import load_gold
+from zehn.extract import pipeline
 from zehn.store.client import GraphClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,6 +49,12 @@ def test_shared_corpus_builds_and_cites_verbatim(
         "records"
     )
     assert row["status"] == "ok", row["status"]
+    # the report counted the runs as they were read: what counting the graph gives
+    counted = pipeline._edge_counts(client, row["graph"])
+    assert row["edges"] == sum(counted.values())
+    assert (row["mentions"], row["ambiguous_mentions"]) == pipeline._mention_counts(
+        client, row["graph"]
+    )
     assert row["gold_stated"] == len(gold.stated)
     assert row["gold_quotes_missing"] == 0, "gold quotes no longer in the loaded text"
     for fact, doc_id, start, end, sid, text, s_start, s_end, doc_text in client.read(

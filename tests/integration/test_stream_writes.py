@@ -10,8 +10,9 @@ import pytest
 from tests.conftest import REPO
 from zehn.config import Settings
 from zehn.corpus.model import SourceText
-from zehn.extract import stream
+from zehn.extract import pipeline, stream
 from zehn.extract.ingest import ingest_path
+from zehn.extract.pipeline import build_graph
 from zehn.extract.rules import RulesStrategy
 from zehn.extract.stream import Run
 from zehn.extract.write import encoded, write_extraction, write_stream
@@ -54,3 +55,18 @@ def test_runs_written_as_read_store_what_one_write_at_the_end_stores(
     for query in (_RELATES, _MENTIONS, _ENTITIES):
         assert client.read(runs, query).rows == client.read(whole, query).rows
     assert len(client.read(whole, _RELATES).rows) == len(extraction.edges) > 100
+
+
+def test_a_whole_build_counts_what_the_graph_holds_as_it_reads(
+    client: GraphClient, graph_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report's edges by predicate and mention counts come from the runs when every
+    document was read again; they are what counting the graph gives."""
+    monkeypatch.setattr(stream, "RUN_SENTENCES", 25)
+    monkeypatch.setattr(stream, "PARALLEL_MIN_SENTENCES", 1)
+    report = build_graph(client, graph_name, SAMPLE, "rules")
+    assert report.edges_by_predicate == pipeline._edge_counts(client, report.graph)
+    assert (report.mentions, report.ambiguous_mentions) == pipeline._mention_counts(
+        client, report.graph
+    )
+    assert report.edges > 100 and report.mentions > 300 and report.ambiguous_mentions > 0

@@ -222,11 +222,12 @@ def _build_graph(
             return BuildReport(target, strategy.name, ingest, swapped=False)
         fingerprint = _fingerprint(strategy, catalog_file)
         incremental = not rebuild and catalog is not None
-        if incremental and _meta(client, staging).get("fingerprint") == fingerprint:
-            doc_ids = list(ingest.written_ids)
-        else:
+        whole = not (incremental and _meta(client, staging).get("fingerprint") == fingerprint)
+        if whole:  # every document is read again: what the graph holds is this build's
             _clear_extraction(client, staging)
             doc_ids = _all_document_ids(client, staging)
+        else:
+            doc_ids = list(ingest.written_ids)
         _begin(stage, "sentences")
         sources = _source_texts(client, staging, doc_ids, written)
         written.clear()
@@ -242,9 +243,13 @@ def _build_graph(
             notes = extraction.notes
         extraction_s = time.perf_counter() - extraction_started
         _write_meta(client, staging, corpus, strategy, fingerprint, layout.sources)
-        counts = _edge_counts(client, staging)
         entity_count = int(client.read(staging, "MATCH (e:Entity) RETURN count(e)").scalar() or 0)
-        mention_count, ambiguous_count = _mention_counts(client, staging)
+        if whole and isinstance(strategy, SentenceStrategy):  # counted as the runs were read
+            counts = dict(sorted(stream.edge_counts.items()))
+            mention_count, ambiguous_count = stream.mention_spans, stream.ambiguous_spans
+        else:  # some edges were kept from before: count what the graph holds
+            counts = _edge_counts(client, staging)
+            mention_count, ambiguous_count = _mention_counts(client, staging)
     except BaseException:
         loading.close()
         if client.graph_exists(staging):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
@@ -59,6 +60,11 @@ class Run:
     edges: tuple[Edge, ...]
     skipped_ambiguous: int
     writes: tuple[Prepared, ...] = ()  # what a build's ``finish`` made of the run
+    # what the run stores, counted as the build report counts the graph: edges by predicate,
+    # and mention spans (document, start, ambiguous) with those left ambiguous
+    edge_counts: tuple[tuple[str, int], ...] = ()
+    mention_spans: int = 0
+    ambiguous_spans: int = 0
 
 
 class ExtractionStream:
@@ -83,6 +89,8 @@ class ExtractionStream:
         size = run_sentences or min(RUN_SENTENCES, max(_MIN_RUN_SENTENCES, total // 8))
         self._runs = _runs(documents, size)
         self.skipped_ambiguous = 0
+        self.edge_counts: Counter[str] = Counter()
+        self.mention_spans = self.ambiguous_spans = 0
         self._child: BaseProcess | None = None
         self._queue: Queue[tuple[int, Run]] | None = None
         self._next: Synchronized[int] | None = None
@@ -100,6 +108,9 @@ class ExtractionStream:
                     self._advance(index, ready)
                 run = ready.pop(index)
                 self.skipped_ambiguous += run.skipped_ambiguous
+                self.edge_counts.update(dict(run.edge_counts))
+                self.mention_spans += run.mention_spans
+                self.ambiguous_spans += run.ambiguous_spans
                 yield run
         finally:
             self.close()
@@ -198,13 +209,22 @@ def read_run(
     mentions: list[Mention] = []
     edges: list[Edge] = []
     skipped = 0
+    spans: set[tuple[str, int, bool]] = set()
     for document in documents:
         for sentence, bound in read_document(document, entities, binder):
-            mentions.extend(m for m in bound if not m.reference)  # stored: what names say
+            stored = [m for m in bound if not m.reference]  # stored: what names say
+            mentions.extend(stored)
+            spans.update((document.doc_id, m.start, m.ambiguous) for m in stored if m.candidates)
             found, ambiguous = strategy.sentence_edges(sentence, bound)
             edges.extend(with_references(found, bound))
             skipped += ambiguous
-    return Run(len(documents), tuple(mentions), unique_edges(edges), skipped)
+    unique = unique_edges(edges)
+    counts = Counter(str(e.rel_type) for e in unique)
+    return Run(
+        len(documents), tuple(mentions), unique, skipped,
+        edge_counts=tuple(sorted(counts.items())),
+        mention_spans=len(spans), ambiguous_spans=sum(1 for span in spans if span[2]),
+    )  # fmt: skip
 
 
 def _runs(documents: Sequence[SourceText], size: int) -> list[Sequence[SourceText]]:

@@ -10,6 +10,7 @@ while the one before it is on the server (``OrderedWriter``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -83,7 +84,7 @@ def encoded(run: Run) -> Run:
     mentions and edges: a stream's ``finish``, so a forked reader sends them ready."""
     writes = [prepare(_MENTIONS, {"rows": b}) for b in _batches(mention_rows(run.mentions))]
     writes += [prepare(_EDGES, {"rows": b}) for b in _batches(edge_rows(run.edges))]
-    return Run(run.documents, (), (), run.skipped_ambiguous, tuple(writes))
+    return dataclasses.replace(run, mentions=(), edges=(), writes=tuple(writes))
 
 
 def _write(writer: OrderedWriter, cypher: str, rows: Iterable[dict[str, Any]]) -> None:
