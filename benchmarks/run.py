@@ -43,6 +43,9 @@ from zehn.store.schema import ensure_schema
 BATCH = 5_000
 STARTS = 20
 DEPTH = 3
+# rules ingest and raw load are paired this many times (medians) up to this many sentences
+PAIRS = 3
+PAIRED_UP_TO = 50_000
 # ingest with build_graph may be bounded to this many sentences (``--ingest-cap``; None: the
 # whole corpus, as the raw load writes it)
 DEFAULT_INGEST_CAP: int | None = None
@@ -201,12 +204,49 @@ def _unwind(client: GraphClient, graph: str, cypher: str, rows: Iterable[dict[st
         client.write(graph, cypher, {"rows": batch})
 
 
-def ingest_rules(
-    client: GraphClient, syn: Synthetic, corpus: str, workdir: Path, cap: int | None
+def ingest_vs_raw(
+    client: GraphClient,
+    syn: Synthetic,
+    corpus: str,
+    workdir: Path,
+    cap: int | None,
+    first_raw_s: float,
 ) -> dict[str, Any]:
-    """``build_graph`` with the rules strategy over the corpus folder (bounded by ``cap``)."""
+    """``ingest_rules`` against the raw load, side by side. Up to ``PAIRED_UP_TO`` sentences
+    (small, medium) a pair takes seconds and one pair moves by ±10 %, so ``PAIRS`` pairs are
+    run, each raw load right before its build, and the median of each side is reported."""
+    pairs = PAIRS if len(syn.sentences) <= PAIRED_UP_TO else 1
+    raws: list[float] = [first_raw_s]
+    builds: list[dict[str, Any]] = []
+    for i in range(pairs):
+        if i:
+            raws.append(raw_load(client, f"{corpus}_raw_again", syn))
+            client.delete_graph(f"{corpus}_raw_again")
+        written = builds[0]["ingest_sentences"] if builds else None
+        builds.append(ingest_rules(client, syn, corpus, workdir, cap, written))
+    build = sorted(builds, key=lambda b: b["ingest_s"])[len(builds) // 2]
+    raw_s = sorted(raws)[len(raws) // 2]
+    return {
+        **build,
+        "ingest_pairs": pairs,
+        "raw_load_s": raw_s,
+        "raw_load_sentences_per_s": len(syn.sentences) / raw_s,
+    }
+
+
+def ingest_rules(
+    client: GraphClient,
+    syn: Synthetic,
+    corpus: str,
+    workdir: Path,
+    cap: int | None,
+    written: int | None = None,
+) -> dict[str, Any]:
+    """``build_graph`` with the rules strategy over the corpus folder (bounded by ``cap``),
+    written first unless ``written`` says it is there already (with that many sentences)."""
     folder = workdir / corpus
-    written = syn.write_corpus(folder, max_sentences=cap)
+    if written is None:
+        written = syn.write_corpus(folder, max_sentences=cap)
     started = time.perf_counter()
     report = build_graph(client, corpus, folder, "rules", rebuild=True)
     seconds = time.perf_counter() - started
@@ -466,7 +506,7 @@ def run_size(
             out.update(first_answer(REPO, home, graph, question))
     if ingest:
         log(f"[{label}] ingest (rules) ...")
-        out.update(ingest_rules(client, syn, f"{prefix}_{label}", workdir, ingest_cap))
+        out.update(ingest_vs_raw(client, syn, f"{prefix}_{label}", workdir, ingest_cap, seconds))
     log(f"[{label}] impact ...")
     out.update(measure_impact(client, graph, syn, policy, starts))
     log(f"[{label}] ask ...")

@@ -9,7 +9,7 @@ import pytest
 from zehn.errors import CatalogError
 from zehn.extract import catalog_aside
 from zehn.extract.catalog_aside import ASIDE_FROM_BYTES, CatalogLoad
-from zehn.extract.write import entity_writes
+from zehn.extract.write import entity_batches
 from zehn.reading.catalog import Catalog
 
 
@@ -30,10 +30,10 @@ def test_a_large_catalog_parsed_aside_is_the_catalog_a_plain_load_gives(tmp_path
     assert loading._future is not None  # it went aside
     catalog = loading.result()
     assert catalog == Catalog.load(path)
-    # its entity writes came with it, the ones made here, and only for its own entities
+    # its entity batches came with it, the ones made here, and only for its own entities
     assert catalog is not None
-    assert loading.entity_writes(catalog.entities) == entity_writes(catalog.entities)
-    assert loading.entity_writes(tuple(catalog.entities[:-1])) is None
+    assert loading.entity_batches(catalog.entities) == entity_batches(catalog.entities)
+    assert loading.entity_batches(tuple(catalog.entities[:-1])) is None
 
 
 def test_a_malformed_large_catalog_raises_what_a_plain_load_raises(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ def test_a_small_catalog_is_loaded_at_once_and_fails_at_once(tmp_path: Path) -> 
     good = _catalog(tmp_path / "good.yaml", 3)
     loading = CatalogLoad(good)
     assert loading._future is None and loading.result() == Catalog.load(good)
-    assert loading.entity_writes(Catalog.load(good).entities) is None  # made by the build
+    assert loading.entity_batches(Catalog.load(good).entities) is None  # made by the build
     with pytest.raises(CatalogError, match="nonsense"):
         CatalogLoad(_catalog(tmp_path / "bad.yaml", 3, broken_at=1))
     assert CatalogLoad(None).result() is None

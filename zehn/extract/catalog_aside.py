@@ -17,10 +17,9 @@ import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from zehn.extract.write import entity_writes
+from zehn.extract.write import entity_batches
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
-from zehn.store.client import Prepared
 
 ASIDE_FROM_BYTES = 32 * 1024  # smaller catalogs load in a few milliseconds
 
@@ -31,9 +30,9 @@ class CatalogLoad:
     def __init__(self, path: Path | None) -> None:
         self._path = path
         self._pool: ProcessPoolExecutor | None = None
-        self._future: Future[tuple[Catalog, tuple[Prepared, ...]]] | None = None
+        self._future: Future[tuple[Catalog, tuple[str, ...]]] | None = None
         self._loaded: Catalog | None = None
-        self._writes: tuple[Prepared, ...] | None = None
+        self._batches: tuple[str, ...] | None = None
         if path is None:
             return
         if not _worth_aside(path):
@@ -41,13 +40,13 @@ class CatalogLoad:
             return
         context = multiprocessing.get_context("fork")
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-        self._future = self._pool.submit(_load_with_writes, path)
+        self._future = self._pool.submit(_load_with_batches, path)
 
     def result(self) -> Catalog | None:
         if self._path is None or self._future is None:
             return self._loaded
         try:
-            self._loaded, self._writes = self._future.result()
+            self._loaded, self._batches = self._future.result()
         except Exception:  # settled below: the plain load raises the real error
             self._loaded = Catalog.load(self._path)
         finally:
@@ -55,12 +54,12 @@ class CatalogLoad:
             self._future = None
         return self._loaded
 
-    def entity_writes(self, entities: tuple[Entity, ...]) -> tuple[Prepared, ...] | None:
-        """The catalog's entity writes, encoded aside (``zehn.extract.write.entity_writes``),
+    def entity_batches(self, entities: tuple[Entity, ...]) -> tuple[str, ...] | None:
+        """The catalog's entity batches, encoded aside (``zehn.extract.write.entity_batches``),
         when ``entities`` are the catalog's own (the very tuple ``result()`` gave); else None."""
         if self._loaded is None or entities is not self._loaded.entities:
             return None
-        return self._writes
+        return self._batches
 
     def close(self) -> None:
         """Stop the child (a build that failed before it needed the catalog)."""
@@ -69,10 +68,10 @@ class CatalogLoad:
             self._pool = None
 
 
-def _load_with_writes(path: Path) -> tuple[Catalog, tuple[Prepared, ...]]:
-    """In the child: the catalog, and its entities' writes made and encoded there too."""
+def _load_with_batches(path: Path) -> tuple[Catalog, tuple[str, ...]]:
+    """In the child: the catalog, and its entities' batches made and encoded there too."""
     catalog = Catalog.load(path)
-    return catalog, entity_writes(catalog.entities)
+    return catalog, entity_batches(catalog.entities)
 
 
 def _worth_aside(path: Path) -> bool:

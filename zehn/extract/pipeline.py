@@ -235,7 +235,7 @@ def _build_graph(
         extraction_started = time.perf_counter()
         if isinstance(strategy, SentenceStrategy):  # each run written while the next is read
             stream = strategy.stream(sources, catalog, settings, finish=encoded)
-            write_stream(client, staging, stream, loading.entity_writes(stream.entities))
+            write_stream(client, staging, stream, loading.entity_batches(stream.entities))
             notes = strategy.notes(stream.skipped_ambiguous)
         else:
             extraction = strategy.extract(sources, catalog, settings)

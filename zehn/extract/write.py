@@ -20,7 +20,7 @@ from zehn.extract.stream import ExtractionStream, Run
 from zehn.extract.writer import OrderedWriter
 from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.name_keys import name_fields
-from zehn.store.client import GraphClient, Prepared, prepare
+from zehn.store.client import GraphClient, Prepared, params_header, prepare
 from zehn.store.revision import bump_revision
 
 _BATCH = 5_000  # rows per UNWIND write of entities, mentions and edges
@@ -52,16 +52,16 @@ def write_stream(
     client: GraphClient,
     graph: str,
     stream: ExtractionStream,
-    entities: Sequence[Prepared] | None = None,
+    entities: Sequence[str] | None = None,
 ) -> int:
-    """The stream's entities (``entities``: their writes already made, by ``entity_writes``),
-    then each run's mentions and edges as the run is read; returns how many documents were
-    read (``stream.skipped_ambiguous`` is complete afterwards)."""
+    """The stream's entities (``entities``: their batches already encoded, by
+    ``entity_batches``), then each run's mentions and edges as the run is read; returns how
+    many documents were read (``stream.skipped_ambiguous`` is complete afterwards)."""
     bump_revision(client, graph)
     documents = 0
     with OrderedWriter(client, graph) as writer:
-        for prepared in entity_writes(stream.entities) if entities is None else entities:
-            writer.send(prepared)
+        for header in entity_batches(stream.entities) if entities is None else entities:
+            writer.send(Prepared(header + _ENTITIES))
         for run in stream:
             if not run.writes:  # a stream made without ``encoded``
                 run = encoded(run)
@@ -73,10 +73,10 @@ def write_stream(
     return documents
 
 
-def entity_writes(entities: Iterable[Entity]) -> tuple[Prepared, ...]:
-    """The entity writes, checked and encoded: made aside with a large catalog
-    (``zehn.extract.catalog_aside``), or here."""
-    return tuple(prepare(_ENTITIES, {"rows": b}) for b in _batches(entity_rows(entities)))
+def entity_batches(entities: Iterable[Entity]) -> tuple[str, ...]:
+    """The entity batches' parameters, checked and encoded (``params_header``), for either
+    entity write: made aside with a large catalog (``zehn.extract.catalog_aside``), or here."""
+    return tuple(params_header({"rows": b}) for b in _batches(entity_rows(entities)))
 
 
 def encoded(run: Run) -> Run:
