@@ -141,3 +141,24 @@ def test_an_error_in_either_process_is_raised_here_and_the_child_prints_nothing(
     with pytest.raises(ExtractionError, match="cannot be read"):
         _Refusing().extract(_documents(8), CATALOG, Settings())
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_corpus_is_frozen_for_the_collector_while_it_is_read_and_no_longer(
+    tiny_runs: None,
+) -> None:
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    read = RulesStrategy().stream(_documents(3), CATALOG, Settings())
+    assert gc.get_freeze_count() > 0  # the documents and binder: skipped by full passes
+    list(read)
+    assert gc.get_freeze_count() == 0
+    unread = RulesStrategy().stream(_documents(3), CATALOG, Settings())
+    unread.close()  # a build that failed before reading
+    assert gc.get_freeze_count() == 0 and unread._child is None
+    gc.freeze()  # someone else froze: left frozen
+    try:
+        list(RulesStrategy().stream(_documents(3), CATALOG, Settings()))
+        assert gc.get_freeze_count() > 0  # not unfrozen by the stream
+    finally:
+        gc.unfreeze()

@@ -16,6 +16,7 @@ runs it claimed are read here.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import queue
@@ -83,6 +84,12 @@ class ExtractionStream:
         run into its encoded writes there, so the child's runs come back ready to send)."""
         self.entities, self._binder = corpus_binder(documents, catalog)
         self._strategy = strategy
+        # what is in memory now (the documents, the binder) lives as long as the stream:
+        # frozen, the collector's full passes skip it and a forked child shares it untouched
+        # (the collector writes into every object it visits); unfrozen in ``close``
+        self._frozen = gc.get_freeze_count() == 0  # else someone froze before: left to them
+        if self._frozen:
+            gc.freeze()
         self._finish = finish
         total = sum(len(d.sentences) for d in documents)
         # runs small enough to share the work evenly, large enough that each write pays
@@ -166,6 +173,9 @@ class ExtractionStream:
 
     def close(self) -> None:
         """Stop the child, if any (a build that failed midway)."""
+        if self._frozen:
+            self._frozen = False
+            gc.unfreeze()
         child, self._child = self._child, None
         if child is not None:
             child.join(timeout=1)

@@ -57,17 +57,20 @@ def write_stream(
     """The stream's entities (``entities``: their batches already encoded, by
     ``entity_batches``), then each run's mentions and edges as the run is read; returns how
     many documents were read (``stream.skipped_ambiguous`` is complete afterwards)."""
-    bump_revision(client, graph)
     documents = 0
-    with OrderedWriter(client, graph) as writer:
-        for header in entity_batches(stream.entities) if entities is None else entities:
-            writer.send(Prepared(header + _ENTITIES))
-        for run in stream:
-            if not run.writes:  # a stream made without ``encoded``
-                run = encoded(run)
-            for prepared in run.writes:
-                writer.send(prepared)
-            documents += run.documents
+    try:
+        bump_revision(client, graph)
+        with OrderedWriter(client, graph) as writer:
+            for header in entity_batches(stream.entities) if entities is None else entities:
+                writer.send(Prepared(header + _ENTITIES))
+            for run in stream:
+                if not run.writes:  # a stream made without ``encoded``
+                    run = encoded(run)
+                for prepared in run.writes:
+                    writer.send(prepared)
+                documents += run.documents
+    finally:
+        stream.close()  # read to the end, or stopped where a write failed
     finish_name_index(client, graph)
     bump_revision(client, graph)
     return documents
