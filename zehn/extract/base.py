@@ -106,8 +106,8 @@ class SentenceStrategy(ABC):
         finish: Callable[[Run], Run] | None = None,
     ) -> ExtractionStream:
         """The corpus read run by run, in document order (``zehn.extract.stream``): with a
-        catalog and enough sentences, every other run in a forked process meanwhile (a
-        document is read on its own given the catalog, so the result is the same)."""
+        catalog and enough sentences, a forked process reads runs too (a document is read on
+        its own given the catalog, so the result is the same)."""
         return ExtractionStream(self, documents, catalog, finish=finish)
 
     @abstractmethod

@@ -13,10 +13,10 @@ loading the catalog here, so the error a user sees is exactly the one a plain lo
 from __future__ import annotations
 
 import multiprocessing
-import os
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
+from zehn.extract.stream import a_second_core_to_fork
 from zehn.extract.write import entity_batches
 from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
@@ -79,8 +79,4 @@ def _worth_aside(path: Path) -> bool:
         size = path.stat().st_size
     except OSError:
         return False  # the plain load names the problem
-    return (
-        size >= ASIDE_FROM_BYTES
-        and (os.cpu_count() or 1) >= 2
-        and "fork" in multiprocessing.get_all_start_methods()
-    )
+    return size >= ASIDE_FROM_BYTES and a_second_core_to_fork()

@@ -155,9 +155,8 @@ class ExtractionStream:
         took = False
         while True:
             try:
-                index, run = (
-                    self._queue.get(timeout=_CHILD_POLL_S) if wait else (self._queue.get_nowait())
-                )
+                got = self._queue.get(timeout=_CHILD_POLL_S) if wait else self._queue.get_nowait()
+                index, run = got
             except queue.Empty:
                 if took or not wait:
                     return took
@@ -251,9 +250,11 @@ def _runs(documents: Sequence[SourceText], size: int) -> list[Sequence[SourceTex
     return runs
 
 
+def a_second_core_to_fork() -> bool:
+    """Whether work can go to a forked process that runs beside this one: two cores or more,
+    and ``fork`` on this platform (the child inherits what is in memory, nothing is sent)."""
+    return (os.cpu_count() or 1) >= 2 and "fork" in multiprocessing.get_all_start_methods()
+
+
 def _can_fork(sentences: int) -> bool:
-    return (
-        sentences >= PARALLEL_MIN_SENTENCES
-        and (os.cpu_count() or 1) >= 2
-        and "fork" in multiprocessing.get_all_start_methods()
-    )
+    return sentences >= PARALLEL_MIN_SENTENCES and a_second_core_to_fork()

@@ -77,8 +77,8 @@ def write_stream(
 
 
 def entity_batches(entities: Iterable[Entity]) -> tuple[str, ...]:
-    """The entity batches' parameters, checked and encoded (``params_header``), for either
-    entity write: made aside with a large catalog (``zehn.extract.catalog_aside``), or here."""
+    """The entity batches' parameters, checked and encoded (``params_header``): made aside
+    with a large catalog (``zehn.extract.catalog_aside``), or here."""
     return tuple(params_header({"rows": b}) for b in _batches(entity_rows(entities)))
 
 
