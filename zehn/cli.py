@@ -443,10 +443,17 @@ def _server(args: argparse.Namespace, settings: Settings) -> int:
     if settings.falkordb_url:
         print("FALKORDB_URL is set: the server is not managed by zehn", file=sys.stderr)
         return EXIT_USAGE
-    server = ManagedServer(settings.home)
+    server = ManagedServer(settings.home, port=settings.server_port)
     if args.action == "start":
         info = server.ensure()
         print(f"FalkorDB running at {info.url} (pid {info.pid}, data in {info.data_dir})")
+        if info.moved_from is not None:
+            print(
+                f"note: it ran on port {info.moved_from} before, which another program now "
+                "holds; a FALKORDB_URL naming that port no longer reaches it "
+                "(ZEHN_SERVER_PORT keeps one port)",
+                file=sys.stderr,
+            )
     elif args.action == "stop":
         print("stopped (data saved)" if server.stop() else "no server was running")
     else:

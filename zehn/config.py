@@ -43,6 +43,7 @@ class Settings:
     openai_api_key: str | None = None
     openai_model: str | None = None
     query_timeout_ms: int = DEFAULT_QUERY_TIMEOUT_MS
+    server_port: int | None = None  # the managed server's one port (ZEHN_SERVER_PORT)
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
@@ -51,6 +52,10 @@ class Settings:
             )
         if self.query_timeout_ms <= 0:
             raise ConfigError("ZEHN_QUERY_TIMEOUT_MS", "must be a positive number of milliseconds")
+        if self.server_port is not None and not 1024 < self.server_port < 65536:
+            raise ConfigError(
+                "ZEHN_SERVER_PORT", f"must be a port from 1025 to 65535, not {self.server_port}"
+            )
         if self.falkordb_url is not None and not self.falkordb_url.startswith(
             ("redis://", "rediss://", "unix://")
         ):
@@ -67,6 +72,11 @@ class Settings:
             timeout_ms = int(timeout_text)
         except ValueError as e:
             raise ConfigError("ZEHN_QUERY_TIMEOUT_MS", f"not an integer: {timeout_text!r}") from e
+        port_text = env.get("ZEHN_SERVER_PORT") or None
+        try:
+            server_port = int(port_text) if port_text is not None else None
+        except ValueError as e:
+            raise ConfigError("ZEHN_SERVER_PORT", f"not an integer: {port_text!r}") from e
         return cls(
             home=Path(env.get("ZEHN_HOME") or DEFAULT_HOME).expanduser(),
             falkordb_url=env.get("FALKORDB_URL") or None,
@@ -77,6 +87,7 @@ class Settings:
             openai_api_key=env.get("OPENAI_API_KEY") or None,
             openai_model=env.get("ZEHN_OPENAI_MODEL") or None,
             query_timeout_ms=timeout_ms,
+            server_port=server_port,
         )
 
     def __repr__(self) -> str:

@@ -101,7 +101,7 @@ class GraphClient:
             if settings.falkordb_url:
                 db = FalkorDB.from_url(settings.falkordb_url, socket_timeout=SOCKET_TIMEOUT_S)
             else:
-                server = ManagedServer(settings.home).ensure()
+                server = ManagedServer(settings.home, port=settings.server_port).ensure()
                 db = _managed_db(server)
             db.connection.ping()
         return cls(db, settings=settings, server=server)

