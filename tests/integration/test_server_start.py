@@ -1,0 +1,174 @@
+"""Starting the managed server: the FalkorDB start-up race worked around, no process leaked
+by a start that hangs, and a restart that keeps its address or says why it could not.
+
+A hanging start is played by a stand-in ``redis-server`` (a small script that opens the
+port, never replies and ignores SIGTERM), so the test does not depend on winning a race.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import signal
+import socket
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from zehn.config import Settings
+from zehn.errors import ConfigError, ServerStartError
+from zehn.store import processes, server
+from zehn.store.server import ManagedServer
+
+pytestmark = pytest.mark.integration
+
+WEDGED_SERVER = """\
+#!{python}
+# A stand-in redis-server that never comes up: it listens on the configured port, logs a
+# line, accepts connections, never replies and ignores SIGTERM (as a wedged FalkorDB did).
+import os, signal, socket, sys, time
+conf = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().splitlines())
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", int(conf["port"])))
+listener.listen()
+with open(os.path.join(os.getcwd(), "stand-in.pids"), "a") as pids:
+    pids.write(f"{{os.getpid()}}\\n")
+print("Received shutdown signal during loading, scheduling shutdown.", flush=True)
+held = []
+while True:
+    held.append(listener.accept()[0])
+"""
+
+
+@pytest.fixture
+def wedged_binary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``binaries()`` hands out the stand-in, named redis-server like the real one."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    script = folder / "redis-server"
+    script.write_text(textwrap.dedent(WEDGED_SERVER.format(python=sys.executable)))
+    script.chmod(0o755)
+    _, module = server.binaries()
+    monkeypatch.setattr(server, "binaries", lambda: (script, module))
+    return script
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    home = tmp_path / "home"
+    yield home
+    ManagedServer(home).stop()
+
+
+def test_the_module_is_loaded_without_the_racing_cron_task(home: Path) -> None:
+    info = ManagedServer(home).ensure()
+    conf = (Path(info.data_dir) / server.CONF_FILE).read_text()
+    assert f"{server.MODULE_ARGS}\n" in conf
+    reply = redis.Redis(port=info.port).execute_command("GRAPH.CONFIG", "GET", "CMD_INFO")
+    assert reply[1] in (0, b"no", "no"), reply
+
+
+def test_a_start_that_hangs_is_ended_and_leaves_nothing_behind(
+    home: Path, wedged_binary: Path
+) -> None:
+    manager = ManagedServer(home, start_timeout_s=1.0, stop_grace_s=0.5)
+    with pytest.raises(ServerStartError) as raised:
+        manager.ensure()
+    message = str(raised.value)
+    assert str(manager.data_dir) in message
+    assert "no reply to PING for 1 s (wedged)" in message
+    assert "killed it with SIGKILL" in message  # SIGTERM was ignored
+    assert "Received shutdown signal during loading" in message  # the log's last lines
+    pids = [int(p) for p in (manager.data_dir / "stand-in.pids").read_text().split()]
+    assert len(pids) == 3  # every attempt was started, and every one was ended
+    assert not [pid for pid in pids if processes.pid_alive(pid)]
+    assert not manager.state_path.exists()
+    with open(manager.data_dir / server.LOCK_FILE, "a+") as handle:  # the lock is free
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_a_server_left_in_the_data_directory_is_ended_before_a_new_one_starts(
+    home: Path, wedged_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = ManagedServer(home, start_timeout_s=1.0, stop_grace_s=0.5)
+    manager.data_dir.mkdir(parents=True)
+    real = manager._spawn(wedged_binary, manager._write_conf(_free_port(), Path("m.so")))
+    _wait_for(lambda: (manager.data_dir / "stand-in.pids").exists())
+    assert processes.servers_in(manager.data_dir) == [real.pid]
+    monkeypatch.undo()  # the real binary again
+    info = manager.ensure()
+    assert real.wait(5) is not None  # the leftover was ended (and reaped)
+    assert processes.servers_in(manager.data_dir) == [info.pid]
+
+
+def test_a_restart_keeps_the_configured_port(home: Path) -> None:
+    port = _free_port()
+    manager = ManagedServer(home, port=port)
+    first = manager.ensure()
+    assert first.port == port
+    _kill(first.pid)
+    second = manager.ensure()
+    assert (second.port, second.moved_from) == (port, None)
+    assert second.pid != first.pid
+
+
+def test_a_configured_port_held_by_another_program_is_an_error_naming_it(home: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        port = squatter.getsockname()[1]
+        with pytest.raises(ServerStartError, match=f"port {port} \\(ZEHN_SERVER_PORT\\)"):
+            ManagedServer(home, port=port).ensure()
+    assert not ManagedServer(home).state_path.exists()
+
+
+def test_a_restart_whose_port_was_taken_moves_and_says_so(
+    home: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server, "_PORT_WAIT_S", 0.2)  # do not wait 5 s for the squatter
+    manager = ManagedServer(home)
+    first = manager.ensure()
+    _kill(first.pid)
+    with socket.socket() as squatter:
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        squatter.bind(("127.0.0.1", first.port))
+        squatter.listen()
+        with caplog.at_level(logging.WARNING, logger="zehn.store.server"):
+            second = manager.ensure()
+    assert second.port != first.port and second.moved_from == first.port
+    assert f"ran on port {first.port}" in caplog.text
+    assert manager.status() == second
+
+
+def test_the_server_port_setting_is_checked() -> None:
+    assert Settings.from_env({"ZEHN_SERVER_PORT": "6400"}).server_port == 6400
+    assert Settings.from_env({}).server_port is None
+    for bad in ("80", "70000", "six"):
+        with pytest.raises(ConfigError, match="ZEHN_SERVER_PORT"):
+            Settings.from_env({"ZEHN_SERVER_PORT": bad})
+
+
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+    assert processes.wait_for_exit(pid, 5)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(condition: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
