@@ -30,7 +30,9 @@ _CITED = (
 COUNTS = ("edges", "edges_in_scope", "gold_stated", "gold_quotes_missing")
 RATES = ("precision", "recall", "f1", "flag_agreement", "kind_agreement")
 # (precision, recall) floors per corpus; measured 2026-12-03: otel-demo 1.000 / 0.730,
-# airflow-docs 0.953 / 0.626, dubbo-docs-zh 1.000 / 0.800
+# airflow-docs 0.953 / 0.626, dubbo-docs-zh 1.000 / 0.800. The corpora added for the
+# discovery issue have first looks only (docs/evaluation.md#first-looks), no floor yet: they
+# are built, checked for verbatim citations and measured here, not held to a figure.
 FLOORS = {
     "otel-demo": (0.9, 0.7),
     "airflow-docs": (0.9, 0.6),
@@ -65,6 +67,8 @@ def test_shared_corpus_builds_and_cites_verbatim(
         assert fact == text, sid  # rules' quote is its sentence, verbatim
     figures = [f"{k} {row[k]:.0f}" for k in COUNTS] + [f"{k} {row[k]:.3f}" for k in RATES]
     print(f"\n{corpus} (rules): {', '.join(figures)}")
-    precision, recall = FLOORS.get(corpus, (0.9, 0.6))
+    if corpus not in FLOORS:
+        return
+    precision, recall = FLOORS[corpus]
     assert row["precision"] >= precision, figures
     assert row["recall"] >= recall, figures
