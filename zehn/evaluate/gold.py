@@ -147,7 +147,7 @@ def load_gold(path: Path, *, project_root: Path | None = None) -> GoldSet:
     """
     path = Path(path)
     file = path / RELATIONS_FILE if path.is_dir() else path
-    data = _read(file)
+    data = read_gold_file(file)
     relations = _relations(file, data)
     if "corpus" not in data and "scope" not in data:
         corpus = file.parent.parent if file.parent.name == "gold" else None
@@ -171,10 +171,11 @@ def load_gold(path: Path, *, project_root: Path | None = None) -> GoldSet:
 
 def load_relations(path: Path) -> tuple[GoldRelation, ...]:
     """The relations of a ``relations.yaml``, either format."""
-    return _relations(Path(path), _read(Path(path)))
+    return _relations(Path(path), read_gold_file(Path(path)))
 
 
-def _read(path: Path) -> Any:
+def read_gold_file(path: Path) -> Any:
+    """A gold YAML file, parsed safely; a clear GoldError when it cannot be read."""
     try:
         return load_yaml(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as e:
@@ -264,7 +265,7 @@ def _listed(path: Path, data: Any, key: str) -> list[Mapping[str, Any]]:
 
 
 def _entries(path: Path, key: str) -> list[Mapping[str, Any]]:
-    return _listed(path, _read(path), key)
+    return _listed(path, read_gold_file(path), key)
 
 
 def entity_ids(catalog: Catalog | None, name: str, kind: str | None) -> frozenset[str]:
