@@ -157,6 +157,11 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--details", action="store_true", help="list unmatched edges and missed gold relations"
     )
+    compare.add_argument(
+        "--suite",
+        action="store_true",
+        help="build every corpus with gold (data/gold/*, the sample) with rules: one table",
+    )
     compare.add_argument("--json", action="store_true")
     compare.set_defaults(handler=_compare)
 
@@ -338,6 +343,8 @@ def _compare(args: argparse.Namespace, settings: Settings) -> int:
     from zehn.evaluate.compare import compare_strategies
     from zehn.evaluate.render import render_comparison
 
+    if args.suite:
+        return _suite(args, settings)
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     corpus = args.corpus if args.corpus is not None or args.gold is not None else SAMPLE_DIR
     client = GraphClient.connect(settings)
@@ -348,6 +355,23 @@ def _compare(args: argparse.Namespace, settings: Settings) -> int:
         print(frame.to_json(orient="records", indent=2, force_ascii=False))
     else:
         print(render_comparison(frame, details=args.details))
+    return EXIT_OK
+
+
+def _suite(args: argparse.Namespace, settings: Settings) -> int:
+    from zehn.evaluate.suite import render_suite, run_suite, suite_corpora
+
+    corpora, absent = suite_corpora(SAMPLE_DIR.parent / "gold", SAMPLE_DIR)
+    for note in absent:
+        print(f"skipped {note}", file=sys.stderr)
+    client = GraphClient.connect(settings)
+    frame = run_suite(
+        client, corpora, settings, progress=lambda name: print(f"building {name}", file=sys.stderr)
+    )
+    if args.json:
+        print(frame.to_json(orient="records", indent=2, force_ascii=False))
+    else:
+        print(render_suite(frame))
     return EXIT_OK
 
 
