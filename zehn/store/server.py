@@ -331,8 +331,11 @@ def _wait_until_ready(process: subprocess.Popen[bytes], port: int, timeout_s: fl
 
 
 def _wait_for_ping(host: str, port: int, wait_s: float, *, pid: int | None = None) -> bool:
-    """PING until the server answers (it refuses with LOADING while replaying its AOF)."""
-    deadline = time.monotonic() + wait_s
+    """PING until the server answers. While it replies LOADING (replaying a large AOF) it is
+    alive, so each such reply extends the wait by ``wait_s``, up to ``LOADING_LIMIT_S``: a
+    server another process started is not taken for a dead one while it loads."""
+    started = time.monotonic()
+    deadline = started + wait_s
     client = redis.Redis(
         host=host, port=port, socket_timeout=2, socket_connect_timeout=2, retry=_NO_RETRY
     )
@@ -342,7 +345,8 @@ def _wait_for_ping(host: str, port: int, wait_s: float, *, pid: int | None = Non
                 if client.ping():
                     return True
             except redis.BusyLoadingError:
-                pass
+                if wait_s > 0:
+                    deadline = min(time.monotonic() + wait_s, started + LOADING_LIMIT_S)
             except (redis.ConnectionError, redis.TimeoutError):
                 if pid is not None and not _pid_alive(pid):
                     return False
