@@ -23,6 +23,7 @@ from zehn.engine.tools import ToolExecutor
 from zehn.errors import RetrievalError, StoreError
 from zehn.reading.asking_names import MAX_WORDS, MIN_KEY, loose_key, respelled
 from zehn.reading.model import Entity
+from zehn.reading.scripts import HAN_SPAN, in_han_span
 
 MAX_PARTS = 6
 _WORD = re.compile(r"[A-Za-z0-9]+")  # as zehn.reading.asking_names tokenises a question
@@ -145,7 +146,7 @@ def _one_word_candidates(name: str, index: _Index) -> set[str]:
 def _cuts(lowered: str) -> list[int]:
     """Where a leading part of a name ends: before a space or a dash, or a CJK character."""
     return [m.start() for m in _BREAK.finditer(lowered)] + [
-        i for i, ch in enumerate(lowered) if "\u3400" <= ch <= "\u9fff"
+        i for i, ch in enumerate(lowered) if in_han_span(ch)
     ]
 
 
@@ -154,4 +155,4 @@ def _one_word_apart(a: str, b: str) -> bool:
     if len(short) < (3 if short.isascii() else 2) or not long.lower().startswith(short.lower()):
         return False
     rest = long[len(short) :]
-    return re.fullmatch(r"[\s-]+(?:[A-Za-z]+|[\u3400-\u9fff]{2,6})", rest) is not None
+    return re.fullmatch(rf"[\s-]+(?:[A-Za-z]+|[{HAN_SPAN}]{{2,6}})", rest) is not None

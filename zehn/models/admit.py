@@ -10,6 +10,7 @@ from typing import Any
 
 from zehn.models.plan import MAX_CITED, Plan
 from zehn.models.senses import stating_what
+from zehn.reading.scripts import HAN_SPAN
 
 _OUTAGE = re.compile(
     r"\b(?:down|unavailable|outage|fail\w*|crash\w*|unreachable|offline|restart\w*)\b"
@@ -30,7 +31,7 @@ def question_words(text: str, names: Sequence[str]) -> frozenset[str]:
         if name:
             text = text.replace(name, " ")
     found = {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _STOP_WORDS}
-    for run in re.findall(r"[\u3400-\u9fff]{2,}", text):
+    for run in re.findall(f"[{HAN_SPAN}]{{2,}}", text):
         found.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(found)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_WORD = re.compile(r"[A-Za-z0-9_]+|[\u3400-\u9fff]+")
+from zehn.reading.scripts import HAN_SPAN
+
+_WORD = re.compile(f"[A-Za-z0-9_]+|[{HAN_SPAN}]+")
 _STOP = frozenset(
     "a an and are as at be by do does for from how if in is it of on or the to what when "
     "where which who why will with would".split()
@@ -23,7 +25,7 @@ _IRREGULAR = {
 }  # fmt: skip
 
 
-_QUESTION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,}|[\u3400-\u9fff]+")
+_QUESTION_WORD = re.compile(f"[A-Za-z][A-Za-z0-9_-]{{2,}}|[{HAN_SPAN}]+")
 
 
 def search_words(text: str, names: Iterable[str] = ()) -> str:

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.model import Mention
+from zehn.reading.scripts import HAN
 
 LOOK_BACK = 3  # sentences
-_AGENT = re.compile(r"(?P<verb>[\u4e00-\u9fff]{2})(?:者|方)")
+_AGENT = re.compile(rf"(?P<verb>[{HAN}]{{2}})(?:者|方)")
 # what may stand before the name that opens a sentence: a list marker, markup
 _OPENING = re.compile(r"\s*(?:[-*+•]\s+|\d{1,3}[.)、]\s*)?[`*_“「]*\s*")
 

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zehn.reading.cues_zh import ZH_CLAUSE_REST, ZH_PROSE_CUES
+from zehn.reading.scripts import CJK as CJK  # re-exported: diagrams reads it here
 from zehn.reading.vocabulary import Predicate
 
 Form = Literal["verb", "middle", "means", "instance"]
@@ -129,7 +130,6 @@ def _zh(verb: str, *predicates: Predicate, tail: str | None = None, passive: boo
     return Cue(re.compile(verb), predicates, re.compile(tail) if tail else None, passive, True)
 
 
-CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 CLAUSE_PUNCTUATION = "，。；！？,;"
 _CLAUSE_REST = ZH_CLAUSE_REST  # a code span counts as one character
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from zehn.reading.scripts import HAN
 from zehn.reading.vocabulary import Predicate
 
 
@@ -159,7 +160,7 @@ ZH_MORE_GLUE = re.compile(
     r"|[`*_“”‘’「」『』《》\"']"  # markup around names: "`A`、`B` 都依赖 `C`"
     r"|实例|集群|节点|进程|服务器|服务端"  # the entity itself: "订单服务实例都会连接到 …"
     r"|把(?=\s*$)"  # "A 会把请求转发给 B"
-    r"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[\u4e00-\u9fff])"
+    rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
     r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
 )
@@ -184,7 +185,7 @@ ZH_LIST_SEPARATOR = re.compile(
 ZH_RELATIVE_HEAD = re.compile(r"\s*的\s*")
 # "其可靠性依赖于 X": 其 (its) with a short possessed noun is still its entity speaking.
 ZH_POSSESSIVE = "其"
-ZH_POSSESSED_NOUN = re.compile(r"[\u4e00-\u9fff]{1,4}")
+ZH_POSSESSED_NOUN = re.compile(f"[{HAN}]{{1,4}}")
 # What may open a clause before its topic: list markers, markup, a time phrase.
 ZH_TOPIC_OPENING = re.compile(
     r"[\s`'\"“”‘’「」『』《》*_\-•|]*(?:\d{1,3}[.)、]\s*|[（(]\d{1,3}[）)]\s*)?[\s`*_]*"

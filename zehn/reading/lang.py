@@ -9,15 +9,14 @@ spans of its entity mentions as ``ignore``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from zehn.reading.scripts import CJK as CJK  # re-exported: callers read it here
 from zehn.reading.vocabulary import EntityKind
 
 EN = "en"
 ZH = "zh"
 LANGUAGES = (EN, ZH)
-CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # Kind names as a Chinese reader expects them.
 KIND_ZH: dict[str, str] = {

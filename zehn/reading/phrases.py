@@ -22,7 +22,6 @@ from typing import NamedTuple
 from zehn.reading import relations_zh
 from zehn.reading.cues import (
     APPOSITION_CLOSE,
-    CJK,
     FILLER_BREAK,
     FILLER_MAX_WORDS,
     LIST_SEPARATOR,
@@ -34,6 +33,7 @@ from zehn.reading.cues import (
     Cue,
 )
 from zehn.reading.model import Mention
+from zehn.reading.scripts import CJK
 from zehn.reading.vocabulary import Predicate
 
 WORD = re.compile(r"[A-Za-z']+")

@@ -39,6 +39,7 @@ from zehn.reading.reference_forms import (
     requirement_this,
     shared_kind_names,
 )
+from zehn.reading.scripts import HAN
 from zehn.reading.title_refs import title_references
 from zehn.reading.vocabulary import EntityKind
 
@@ -283,7 +284,7 @@ def _coreference(
     )
 
 
-_ZH_CLAUSE_ITS = re.compile(rf"[，；,;]\s*(?P<its>{_ZH_ITS})(?=[\u4e00-\u9fff])")
+_ZH_CLAUSE_ITS = re.compile(rf"[，；,;]\s*(?P<its>{_ZH_ITS})(?=[{HAN}])")
 _ZH_DEMONSTRATIVE = re.compile(r"\s*(?:该|这个|此|本|这一)")
 
 

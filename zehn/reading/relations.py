@@ -41,7 +41,6 @@ from zehn.reading import relations_zh
 from zehn.reading.cue_words import CuePrefilter, with_first_chars
 from zehn.reading.cues import (
     ADVERB_MIN_CHARS,
-    CJK,
     CODE_SPAN,
     CONDITIONAL_PREFIX,
     COORDINATION,
@@ -86,6 +85,7 @@ from zehn.reading.phrases import plain as _plain
 from zehn.reading.phrases import words as _words
 from zehn.reading.purpose import purpose_edges
 from zehn.reading.requirements import requirement_edges
+from zehn.reading.scripts import CJK, has_cjk
 from zehn.reading.vocabulary import EntityKind, Predicate
 
 _HEAD_WORD = re.compile(r"^\s*([A-Za-z]+)\b")
@@ -142,7 +142,7 @@ def sentence_edges(
     # after the object, a middle before its two ends); purpose and requirement edges relate
     # two mentions too. So one mention states nothing, and is not read (a Chinese implicit
     # subject may follow its verb, "基于 X 实现的 Y": Chinese text is read all the same).
-    if len(local) < 2 and (not local or not _chinese(text)):
+    if len(local) < 2 and (not local or not has_cjk(text)):
         return [], 0
     edges: list[Edge] = []
     ambiguous = 0
@@ -202,7 +202,7 @@ def _read(text: str, local: Sequence[_Local], hit: _CueHit, clause: _Clause) -> 
             left, gap = clause.subjects, clause.gap + between  # "X reads from Y using Z"
         if left is None and RELATIVE.search(clause.gap) and RELATIVE_CLOSE.match(between):
             left, gap = clause.subjects, between  # "X, which stores A in Y, calls Z"
-    zh, hedged = _chinese(text), False
+    zh, hedged = has_cjk(text), False
     if left is None and not cue.passive and not zh:
         left, gap = _series_subject(text, local, hit.start, _is_participle(text, hit))
     if left is None and zh:  # a subject Chinese prose leaves implicit
@@ -415,7 +415,7 @@ def _cue_hits(
 ) -> list[_CueHit]:
     """Cue matches outside mentions, code spans and URLs; at one position the longest wins,
     overlaps dropped."""
-    zh = _chinese(text)
+    zh = has_cjk(text)
     if cues is None:
         found = (_PREFILTER if zh else _LATIN_PREFILTER).matches(text)
     else:
@@ -457,11 +457,6 @@ def _urls(text: str) -> list[tuple[int, int]]:
     if "://" not in text and "](" not in text:
         return []
     return [m.span() for m in URL.finditer(text)]
-
-
-def _chinese(text: str) -> bool:
-    """``text`` holds a Chinese character (an ASCII text, most of them, is told at once)."""
-    return not text.isascii() and CJK.search(text) is not None
 
 
 def _inside(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -572,7 +567,7 @@ def _subject_group(
     last = max(before, key=_last)
     gap, direct, rest = _subject_gap(text[last.end : position])
     if not direct and not relations_zh.possessive(last.mention.surface, gap):
-        moved = relations_zh.moved_from(text, last.start, gap) if _chinese(gap) else None
+        moved = relations_zh.moved_from(text, last.start, gap) if has_cjk(gap) else None
         if moved is not None:  # "A 将 X 中的消息保存到 Y": A
             outer = _subject_group(text, mentions, moved)[0]
             return (outer, text[outer[-1].end : position]) if outer else (None, "")
@@ -591,7 +586,7 @@ def _subject_group(
             group.insert(0, candidate)
     head = text[: group[0].start]
     # "从 event-bus 消费": it is 从's object (a Chinese preposition: only in Chinese text)
-    if _chinese(head) and relations_zh.after_preposition(head):
+    if has_cjk(head) and relations_zh.after_preposition(head):
         through = relations_zh.THROUGH_BEFORE.search(head)  # "A 通过 X 调用 Y": A calls
         outer = _subject_group(text, mentions, through.start())[0] if through else None
         return (outer, text[outer[-1].end : position]) if outer else (None, "")

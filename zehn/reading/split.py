@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from zehn.corpus.model import Chunk, Sentence
 from zehn.reading.diagram_syntax import diagram_line_starts
+from zehn.reading.scripts import CJK
 
 DEFAULT_MAX_SENTENCE_CHARS = 1000
 DEFAULT_CHUNK_CHARS = 1200
@@ -42,7 +43,6 @@ _CJK_TERMINATORS = "。！？；"
 _LATIN_TERMINATORS = ".!?"
 _TERMINATOR = re.compile(f"[{re.escape(_CJK_TERMINATORS + _LATIN_TERMINATORS)}]")
 _CLOSERS = "\"'”’」』）》】)]"
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_OPENERS = "“‘「『（《【"
 _SOFT_BREAKS = " ，、：,"  # where an over-long run may be cut
 
@@ -172,7 +172,7 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
         or following.isdigit()
         or following in "\"'“‘([`*_"
         or following in _CJK_OPENERS
-        or bool(_CJK.match(following))
+        or bool(CJK.match(following))
     )
     if not starts_sentence and not _CODE_LIKE_START.match(text, j, end):
         return False
@@ -187,7 +187,7 @@ def _ends_latin_sentence(text: str, i: int, end: int) -> bool:
 
 def _starts_chinese(text: str, after: int, stop: int) -> bool:
     """ "… search-api.然后 …": a Chinese character right after '.', '!' or '?' (not "v2.1")."""
-    return bool(_CJK.match(text, after)) and not text[stop - 1 : stop].isdigit()
+    return bool(CJK.match(text, after)) and not text[stop - 1 : stop].isdigit()
 
 
 def _cap_length(text: str, start: int, end: int, max_chars: int) -> Iterator[tuple[int, int]]:

@@ -19,15 +19,16 @@ from collections.abc import Sequence
 from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.binding import Binder, entities_by_id
 from zehn.reading.model import Entity, Mention
+from zehn.reading.scripts import HAN, HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 # a storage address in code: an optional "Key:" / "Channel:" prefix, then an absolute path
 _ADDRESS = re.compile(r"`(?P<address>(?:[A-Za-z][\w-]*:)?/(?!/)[^`\s]*)`")
 MIN_HEAD = 2
-_CJK_START = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_START = re.compile(f"[{HAN_SPAN_COMPAT}]")
 _QUALIFIED = re.compile(r"[A-Za-z0-9_\-.]\s?$")
 # a paragraph that opens with the verb of its unnamed subject: "使用 Redis 的 Map 结构存储 …"
-_AGENT_VERB = re.compile(r"\s*(?:使用|采用|依赖于?|借助|利用)(?=\s*[`A-Za-z\u4e00-\u9fff])")
+_AGENT_VERB = re.compile(rf"\s*(?:使用|采用|依赖于?|借助|利用)(?=\s*[`A-Za-z{HAN}])")
 
 
 def _norm(text: str) -> str:
