@@ -23,6 +23,7 @@ from zehn.corpus.loaders.markup import (
     normalize_newlines,
     parse_html,
 )
+from zehn.corpus.loaders.residue import strip_residue
 from zehn.corpus.model import Document, SourceType
 from zehn.errors import EmptySource, EncodingError, MalformedSource, SourceError
 
@@ -50,6 +51,7 @@ __all__ = [
     "relative_path",
     "require_text",
     "split_paragraphs",
+    "strip_residue",
 ]
 
 MAX_SOURCE_BYTES = 20 * 1024 * 1024
@@ -117,8 +119,9 @@ def relative_path(path: Path, root: Path) -> str:
 
 
 def clean_lines(text: str) -> str:
-    """Markdown-ish text kept as written: newlines normalised, outer blank lines trimmed."""
-    lines = [line.rstrip() for line in normalize_newlines(text).split("\n")]
+    """Markdown-ish text kept as written: newlines normalised, outer blank lines trimmed,
+    markup residue (style sheets, presentational attributes) removed."""
+    lines = [line.rstrip() for line in strip_residue(normalize_newlines(text)).split("\n")]
     return "\n".join(lines).strip("\n")
 
 

@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from zehn.corpus.loaders.base import as_str, code_lines, collapse, normalize_newlines
+from zehn.corpus.loaders.base import (
+    as_str,
+    code_lines,
+    collapse,
+    normalize_newlines,
+    strip_residue,
+)
 
 _HEADING = re.compile(r"^\s*h[1-6]\.\s*")
 _CODE_MARKER = re.compile(r"\{(?:code|noformat)(?::[^}]*)?\}")
@@ -36,7 +42,7 @@ def wiki_paragraphs(text: str) -> list[str]:
             paragraphs.append("\n".join(current))
             current.clear()
 
-    for raw in normalize_newlines(text).split("\n"):
+    for raw in strip_residue(normalize_newlines(text)).split("\n"):
         line = raw.rstrip()
         if _CODE_MARKER.fullmatch(line.strip()):
             flush()

@@ -1,6 +1,7 @@
 """Plain Markdown, reStructuredText and text files: the fallback loader.
 
-Text is kept as written (only line endings normalised); a Hugo/YAML front
+Text is kept as written (line endings normalised, markup residue such as ``<style>``
+blocks and ``style=`` attributes removed: ``residue``); a Hugo/YAML front
 matter block is metadata, not prose, so it is cut from the text and its
 ``title`` used as the document title.
 """
