@@ -126,8 +126,9 @@ def test_a_chinese_title_with_a_kind_word_and_a_definition_table() -> None:
 # --- what prose says ---------------------------------------------------------------------------
 
 
-def test_the_x_service_in_lowercase_needs_a_second_clue() -> None:
-    prose = source("doc/a-md", "The ledger service persists invoices to Postgres.", "Notes")
+def test_the_x_service_in_lowercase_inside_a_longer_noun_needs_a_second_clue() -> None:
+    # stated whole ("The ledger service persists …") it is enough: test_discovery_termhood.py
+    prose = source("doc/a-md", "Invoices reach the ledger service queue first.", "Notes")
     assert "service:ledger" not in found(prose)
     page = source("doc/site/services/ledger-md", "Ledger\n\nIt keeps balances.", "Ledger")
     ledger = found(prose, page)["service:ledger"]

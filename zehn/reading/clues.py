@@ -27,6 +27,8 @@ from zehn.reading.lexicon import (
     store_kind,
 )
 from zehn.reading.outline import code_spans, headings, inside, path_parts
+from zehn.reading.termhood import is_general
+from zehn.reading.termhood_zh import chinese_terms
 from zehn.reading.vocabulary import EntityKind
 
 STRONG = 1  # one clue is enough
@@ -36,6 +38,7 @@ CORROBORATED = 0  # only counts with a clue of another source
 EVIDENCE = -1  # never counts: an alias and a reason for an entity found otherwise
 
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
+_HAS_CJK = re.compile(f"[{_CJK}]")
 _HEAD_WORD = re.compile(
     r"\b(" + "|".join(sorted({*HEADS, *(h + "s" for h in HEADS), "proxies", "registries",
                               "caches", "databases"}, key=len, reverse=True)) + r")\b",
@@ -57,6 +60,14 @@ _CLOSERS = frozenset(
     """is are was were be has have had can will would should may might must does do did to for
     with and or that which who in on of as by from at into via when while if so but than then
     also only itself""".split()
+)
+# after a subject "The X service": a finite verb ("calls", "depends", "replied") or a modal
+_FINITE_VERB = re.compile(r"[a-z]{2,}(?:s|ed)")
+_MODALS = frozenset("can cannot will would should may might must never always also then".split())
+# after a complement "the X service": a preposition begins the next phrase ("… over gRPC")
+_PREPOSITIONS = frozenset(
+    """over before after through using about under across until since within without per
+    whenever unless because""".split()
 )
 _LINE_MARKER = re.compile(r"[-*+•>#|]+|\[[^\]]*\]:?|\d{1,3}[.)]")
 _INLINE_CODE = re.compile(r"(`+)[^`\n]+?\1")
@@ -135,6 +146,7 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
         heading = sentence.start in heading_starts
         yield from _phrases(document.doc_id, text, heading)
         yield from _cjk_phrases(document.doc_id, text, heading)
+        yield from _chinese_terms(document.doc_id, text, heading)
         yield from _identifiers(document.doc_id, text)
         yield from _emphasised(document.doc_id, text)
         if match := _TAG.match(text):
@@ -198,8 +210,21 @@ def _phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
         plural = match.group().lower() != head.noun
         after = tokens[index + 1][0] if index + 1 < len(tokens) else ""
         closed = token[-1:] in ".,;:)!?" or not after or _bare(after).lower() in _CLOSERS
-        for clue in _names_before(doc_id, tokens, index, head, plural, heading):
+        clear = not plural and _clear_argument(tokens, index, closed)
+        for clue in _names_before(doc_id, tokens, index, head, plural, heading, clear):
             yield clue if closed else replace(clue, closed=False)
+
+
+def _clear_argument(tokens: list[tuple[str, int, int]], index: int, closed: bool) -> bool:
+    """ "the X service" as a whole argument of its sentence: "The X service calls …" (its
+    subject, a verb after it) or "… reads from the X service." (a complement, its noun phrase
+    ending there). Stated once that way, X names a component."""
+    if index < 2 or _bare(tokens[index - 2][0]).lower() != "the":
+        return False
+    after = _bare(tokens[index + 1][0]).lower() if index + 1 < len(tokens) else ""
+    if index == 2 and tokens[0][0] == "The":
+        return closed or after in _MODALS or bool(_FINITE_VERB.fullmatch(after))
+    return closed or after in _PREPOSITIONS
 
 
 def _names_before(
@@ -209,6 +234,7 @@ def _names_before(
     head: Head,
     plural: bool,
     heading: bool,
+    clear: bool = False,
 ) -> Iterator[Clue]:
     kind = head.kind
     i = index - 1
@@ -233,7 +259,7 @@ def _names_before(
     opens = all(_LINE_MARKER.fullmatch(t[0]) for t in tokens[: i + 1])  # "* [cart] Enrich DB …"
     before = _bare(tokens[i][0]).lower() if i >= 0 and not opens else ""
     phrase = _Phrase(doc_id, head, kind, head_written, plural, len(conjuncts) > 1, heading,
-                     before, opens)  # fmt: skip
+                     before, opens, clear and len(conjuncts) == 1)  # fmt: skip
     for words in conjuncts:
         clue = phrase.clue(words)
         if clue is not None:
@@ -251,7 +277,8 @@ def _name_words(tokens: list[tuple[str, int, int]], i: int, *, first: bool) -> l
         if not _NAME_TOKEN.fullmatch(word) or word.lower() in _STOP or word in GENERIC_CAPS:
             break
         if "-" in word and (
-            not names_a_thing(word.lower()) or all(is_ordinary(p) for p in word.split("-"))
+            not names_a_thing(word.lower())
+            or (bool(words or not first) and all(is_ordinary(p) for p in word.split("-")))
         ):
             break  # "most-privileged API Server": a hyphenated English modifier
         if word.isdigit():
@@ -276,6 +303,7 @@ class _Phrase:
     heading: bool
     before: str
     opens: bool
+    clear: bool = False  # "the X service" whole, as its sentence's subject or complement
 
     def clue(self, words: list[str]) -> Clue | None:
         name = " ".join(words)
@@ -286,7 +314,8 @@ class _Phrase:
             return None  # "Multiple Executors": a name is singular
         ordinary = all(is_ordinary(w) for w in words)
         kind, head = self.kind, self.head
-        keeps_head = (
+        identifier = len(words) == 1 and "-" in name and shape == "proper"
+        keeps_head = not (identifier and kind in _TYPED_BY_HEAD) and (
             head.part_of_name
             or (ordinary and kind not in (EntityKind.SERVICE, EntityKind.TEAM))
             or words[-1].lower() == "web"  # "Web Service", "Amazon Web Services"
@@ -303,6 +332,8 @@ class _Phrase:
     def _alone(self, shape: str, ordinary: bool, keeps_head: bool, words: list[str]) -> int | None:
         if self.kind == EntityKind.TEAM:
             return STRONG if shape == "proper" and not (ordinary and self.opens) else None
+        if self.clear and len(words) == 1 and _names_by_itself(words[0], shape):
+            return STRONG  # "The ledger service consumes …", "… from the risk-model service."
         if shape == "lower":
             if self.before != "the" or len(words) > 2:
                 return None
@@ -312,6 +343,26 @@ class _Phrase:
         if self.heading or self.opens:  # Title Case there says nothing about a name
             return STRONG if any(_spelled_as_name(w) for w in words) else REPEATED
         return STRONG if self.head_written.split()[-1][:1].isupper() else REPEATED
+
+
+# heads whose kind an identifier before them takes, the head not part of its name
+# ("the billing-events topic" is billing-events, a topic)
+_TYPED_BY_HEAD = frozenset({EntityKind.SERVICE, EntityKind.DATASTORE, EntityKind.TOPIC})
+# English words that describe the thing a head names rather than name it ("the remote service",
+# "the external database"): their endings, then a few that have none of them
+_DESCRIBING = re.compile(r"(?:al|ive|ous|able|ible|ful|less|ic|ary|est)$")
+_DESCRIBING_WORDS = frozenset("remote web target source parent child legacy primary".split())
+
+
+def _names_by_itself(word: str, shape: str) -> bool:
+    """A word a clear "the X service" names X by: a lowercase noun that general language does
+    not use all the time (``termhood``), not a describing word; or an identifier
+    ("risk-model")."""
+    if shape == "proper":
+        return "-" in word and word[:1].islower()
+    if shape not in ("lower", "lower-proper") or word in _DESCRIBING_WORDS:
+        return False
+    return not is_general(word) and (shape == "lower-proper" or not _DESCRIBING.search(word))
 
 
 def _ends_phrase(text: str, end: int) -> bool:
@@ -360,6 +411,19 @@ def _cjk_phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
         yield Clue(entity_name, head.kind, "phrase", why, doc_id, alone,
                    "" if entity_name == full else full, bare=name, head=noun,
                    closed=False)  # fmt: skip
+
+
+def _chinese_terms(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
+    """ "结算服务", "购物车数据库", "risk-model 服务" (``zehn.reading.termhood_zh``): stated as
+    a whole argument of the sentence, a name; said otherwise, a confirmation."""
+    if not _HAS_CJK.search(text):
+        return
+    for name, noun, kind, clear in chinese_terms(text):
+        written = name if noun in name else f"{name} {noun}"
+        why = f"{'heading' if heading else 'phrase'} {written!r}"
+        alone = STRONG if clear else CORROBORATED
+        yield Clue(name, kind, "phrase", why, doc_id, alone,
+                   "" if written == name else written, head=noun, closed=clear)  # fmt: skip
 
 
 def _emphasised(doc_id: str, text: str) -> Iterator[Clue]:

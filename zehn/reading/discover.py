@@ -38,6 +38,7 @@ from zehn.reading.lexicon import CJK_HEADS, head_of
 from zehn.reading.model import Entity, Mention
 from zehn.reading.outline import headings, path_subject
 from zehn.reading.page_clues import is_boilerplate, page_clues
+from zehn.reading.termhood_zh import bound_to_head
 from zehn.reading.vocabulary import EntityKind
 
 MIN_CODE_LIKE_USES = 2
@@ -71,6 +72,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
             clues.extend(prose_clues(document))
             clues.extend(_organisation_clues(document))
     clues.extend(_proper_clues(documents))
+    clues = _chinese_terms_bound(clues, documents)
     families = _package_families(clues)
     clues = _requalified(clues)
     root = _stated_aliases(clues)
@@ -168,6 +170,20 @@ def _served(entities: list[Entity]) -> list[Entity]:
                 evidence=(*entity.evidence, (served, why)),
             )
         out.append(entity)
+    return out
+
+
+def _chinese_terms_bound(clues: list[Clue], documents: Sequence[SourceText]) -> list[Clue]:
+    """A Chinese term stated once counts alone only when the corpus uses its words before the
+    head mostly with that head (``termhood_zh.bound_to_head``); else it only confirms."""
+    text = ""
+    out: list[Clue] = []
+    for clue in clues:
+        if clue.source == "phrase" and clue.alone == STRONG and is_cjk_word(clue.name):
+            text = text or "\n".join(d.text for d in documents)
+            if not bound_to_head(text, clue.name, clue.head):
+                clue = replace(clue, alone=CORROBORATED)
+        out.append(clue)
     return out
 
 

@@ -29,6 +29,7 @@ from zehn.reading.lexicon import (
     store_kind,
 )
 from zehn.reading.outline import path_parts, path_subject, tables
+from zehn.reading.termhood import is_general
 from zehn.reading.vocabulary import EntityKind
 
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
@@ -129,6 +130,8 @@ def _named_with_head(text: str) -> tuple[str, str] | None:
             rest = text[: -len(noun)].strip()
             if re.fullmatch(r"[A-Za-z][\w.-]*", rest):
                 return (text if cjk.part_of_name else rest), cjk.kind
+            if re.fullmatch(rf"[{_CJK}]{{2,4}}", rest) and not is_general(rest, "zh"):
+                return text, cjk.kind  # "结算服务": a Chinese name and its head, one word
             return None
     words = text.split()
     if len(words) < 2 or len(words) > 4:
