@@ -8,10 +8,12 @@ port, never replies and ignores SIGTERM), so the test does not depend on winning
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
 import signal
 import socket
+import subprocess
 import sys
 import textwrap
 import time
@@ -22,8 +24,9 @@ import pytest
 import redis
 
 from zehn.config import Settings
-from zehn.errors import ConfigError, ServerStartError
-from zehn.store import processes, server
+from zehn.errors import ConfigError, QueryTimeout, ServerStartError
+from zehn.store import forks, processes, server
+from zehn.store.client import GraphClient
 from zehn.store.server import ManagedServer
 
 pytestmark = pytest.mark.integration
@@ -135,16 +138,20 @@ def test_a_restart_whose_port_was_taken_moves_and_says_so(
 ) -> None:
     monkeypatch.setattr(server, "_PORT_WAIT_S", 0.2)  # do not wait 5 s for the squatter
     manager = ManagedServer(home)
-    first = manager.ensure()
-    _kill(first.pid)
-    with socket.socket() as squatter:
-        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        squatter.bind(("127.0.0.1", first.port))
+    manager.data_dir.mkdir(parents=True)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a pid that no longer runs: the recorded server died
+    with socket.socket() as squatter:  # holds its port from the start: no race for it
+        squatter.bind(("127.0.0.1", 0))
         squatter.listen()
+        old_port = squatter.getsockname()[1]
+        record = {"pid": gone.pid, "port": old_port, "host": "127.0.0.1",
+                  "data_dir": str(manager.data_dir), "started_at": 0.0}  # fmt: skip
+        manager.state_path.write_text(json.dumps(record))
         with caplog.at_level(logging.WARNING, logger="zehn.store.server"):
             second = manager.ensure()
-    assert second.port != first.port and second.moved_from == first.port
-    assert f"ran on port {first.port}" in caplog.text
+    assert second.port != old_port and second.moved_from == old_port
+    assert f"ran on port {old_port}" in caplog.text
     assert manager.status() == second
 
 
@@ -172,3 +179,56 @@ def _wait_for(condition: Callable[[], bool], timeout_s: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+def test_the_server_starts_no_child_process_of_its_own_accord(home: Path) -> None:
+    info = ManagedServer(home).ensure()
+    probe = redis.Redis(port=info.port, decode_responses=True)
+    assert probe.config_get("save")["save"] == ""
+    assert probe.config_get("auto-aof-rewrite-percentage")["auto-aof-rewrite-percentage"] == "0"
+
+
+def test_a_copy_beside_a_background_save_waits_instead_of_hanging_the_server(home: Path) -> None:
+    """FalkorDB 4.16.3's GRAPH.COPY deadlocks the server when its fork meets another child."""
+    client = GraphClient.connect(Settings(home=home))
+    client.write("src", "UNWIND range(1, 20) AS i CREATE (:N {i: i})")
+    probe = redis.Redis(port=ManagedServer(home).ensure().port, decode_responses=True)
+    probe.mset({f"slow:{i}": i for i in range(8)})
+    probe.config_set("rdb-key-save-delay", 150_000)  # 0.15 s per key: a save of about 1.5 s
+    probe.bgsave()
+    assert forks.child_running(probe)
+    client.copy_graph("src", "dst")  # waited for the save, then copied
+    assert not forks.child_running(probe)
+    assert client.read("dst", "MATCH (n:N) RETURN count(n)").scalar() == 20
+    assert probe.ping() and probe.get(forks.COPY_LOCK) is None
+    client.close()
+
+
+def test_a_copy_that_cannot_start_says_why(home: Path) -> None:
+    info = ManagedServer(home).ensure()
+    probe = redis.Redis(port=info.port)
+    probe.set(forks.COPY_LOCK, "another process", px=60_000)
+    waited = r"another graph copy was still running after 0\.2 s"
+    with pytest.raises(QueryTimeout, match=waited), forks.no_fork_beside(probe, wait_s=0.2):
+        pass
+    assert probe.get(forks.COPY_LOCK) == b"another process"  # not ours to free
+
+
+def test_a_start_compacts_an_append_only_file_that_outgrew_its_base(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = ManagedServer(home)
+    first = manager.ensure()
+    client = GraphClient.connect(Settings(home=home))
+    for i in range(200):  # the increments outgrow the (empty) base
+        client.write("grown", "CREATE (:N {i: $i})", {"i": i})
+    client.close()
+    manifest = manager.data_dir / "appendonlydir" / "appendonly.aof.manifest"
+    before = manifest.read_text()
+    _kill(first.pid)
+    monkeypatch.setattr(server, "AOF_COMPACT_MIN_BYTES", 1)
+    manager.ensure()
+    assert manifest.read_text() != before  # a new base: the increments were folded into it
+    client = GraphClient.connect(Settings(home=home))
+    assert client.read("grown", "MATCH (n:N) RETURN count(n)").scalar() == 200
+    client.close()

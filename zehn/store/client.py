@@ -39,6 +39,7 @@ from zehn.errors import (
     QueryTimeout,
     StoreError,
 )
+from zehn.store import forks
 from zehn.store.header import INT64_MAX, INT64_MIN, NotFast, fast_header
 from zehn.store.server import ManagedServer, ServerInfo
 
@@ -222,7 +223,10 @@ class GraphClient:
             raise GraphNotFound(source)
         if self.graph_exists(validate_graph_name(target)):
             raise GraphExists(target)
-        with _translated(f"copy graph {source!r}", graph=source):
+        with (
+            _translated(f"copy graph {source!r}", graph=source),
+            forks.no_fork_beside(self._db.connection),  # FalkorDB 4.16.3 hangs beside a fork
+        ):
             self._db.select_graph(source).copy(target)
 
     def replace_graph(self, source: str, target: str) -> None:
