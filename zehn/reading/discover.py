@@ -39,6 +39,7 @@ from zehn.reading.model import Entity, Mention
 from zehn.reading.outline import headings, path_subject
 from zehn.reading.page_clues import is_boilerplate, page_clues
 from zehn.reading.termhood_zh import bound_to_head
+from zehn.reading.variants import fold_instances
 from zehn.reading.vocabulary import EntityKind
 
 MIN_CODE_LIKE_USES = 2
@@ -92,7 +93,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     unique: dict[str, Entity] = {}
     for entity in entities:
         unique.setdefault(entity.id, entity)
-    return tuple(_served(_folded(list(unique.values()))))
+    return tuple(_served(fold_instances(_folded(list(unique.values())))))
 
 
 def _folded(entities: list[Entity]) -> list[Entity]:
