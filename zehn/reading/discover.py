@@ -38,6 +38,7 @@ from zehn.reading.lexicon import CJK_HEADS, head_of
 from zehn.reading.model import Entity, Mention
 from zehn.reading.outline import headings, path_subject
 from zehn.reading.page_clues import is_boilerplate, page_clues
+from zehn.reading.proper_names import corpus_names
 from zehn.reading.termhood_zh import bound_to_head
 from zehn.reading.variants import fold_instances
 from zehn.reading.vocabulary import EntityKind
@@ -73,6 +74,7 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
             clues.extend(prose_clues(document))
             clues.extend(_organisation_clues(document))
     clues.extend(_proper_clues(documents))
+    clues.extend(_corpus_name_clues(documents))
     clues = _chinese_terms_bound(clues, documents)
     families = _package_families(clues)
     clues = _requalified(clues)
@@ -332,6 +334,15 @@ def _proper_clues(documents: Sequence[SourceText]) -> list[Clue]:
         why = f"proper name used {count} times"
         clues.append(Clue(word, None, "proper", why, "", CORROBORATED))
     return clues
+
+
+def _corpus_name_clues(documents: Sequence[SourceText]) -> list[Clue]:
+    """Proper names the corpus repeats and general language rarely uses ("the Querier fans
+    out …", "由 Master 分配给 Worker"): a name alone (``zehn.reading.proper_names``); the kind
+    comes from other clues where there are any."""
+    return [
+        Clue(name, None, "proper", why, "", STRONG) for name, _, _, why in corpus_names(documents)
+    ]
 
 
 def _accepted(group: list[Clue]) -> bool:

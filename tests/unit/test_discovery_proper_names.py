@@ -1,0 +1,62 @@
+"""Proper names by corpus termhood, on invented text: a capitalised name (English) or a
+Latin-script name inside Chinese sentences, repeated across documents and rare in general
+language, is discovered with no kind word beside it; capitals, units, files, plurals and
+names the corpus writes as commands are not."""
+
+from __future__ import annotations
+
+from zehn.corpus.model import SourceText
+from zehn.reading.clues import name_key
+from zehn.reading.discover import discover_entities
+from zehn.reading.proper_names import corpus_names, name_shape
+from zehn.reading.split import chunk_sentences, split_sentences
+
+
+def _doc(doc_id: str, text: str) -> SourceText:
+    chunks, sentences = chunk_sentences(doc_id, split_sentences(doc_id, text))
+    return SourceText(doc_id, doc_id, text, tuple(chunks), tuple(sentences))
+
+
+EN = [
+    _doc(
+        "a.md",
+        "Every request first reaches the Vornexa and waits there.\n\n"
+        "When a query arrives, Vornexa fans it out to each shard.\n\n"
+        "Results are merged by Vornexa before they return.\n\n"
+        "Each node keeps 4 GiB of memory for the GiB-sized caches.\n",
+    ),
+    _doc(
+        "b.md",
+        "Operators can scale Vornexa horizontally.\n\n"
+        "If a shard is slow, Vornexa waits for it, and the Vornexas share no state.\n\n"
+        "Logs of the build go to the Plinkfile and to the ZQXW store.\n\n"
+        "Run it with `zarbot start` or zarbot restart; zarbot stop ends it, as Zarbot says.\n",
+    ),
+]
+
+ZH = [
+    _doc("c.md", "任务由 Quorbit 分配给执行节点。\n\n执行节点启动后向Quorbit注册。\n"),
+    _doc("d.md", "Quorbit 挂掉后, 备用节点接替它。\n\n监控 ABC 指标。\n"),
+]
+
+
+def test_a_repeated_rare_capitalised_name_alone_is_discovered() -> None:
+    names = {name for name, *_ in corpus_names(EN)}
+    assert names == {"Vornexa"}
+    found = {name_key(e.name) for e in discover_entities(EN)}
+    assert name_key("Vornexa") in found
+
+
+def test_a_latin_name_inside_chinese_sentences_is_discovered() -> None:
+    names = {name for name, *_ in corpus_names(ZH)}
+    assert names == {"Quorbit"}
+    (entry,) = [n for n in corpus_names(ZH) if n[0] == "Quorbit"]
+    assert "in Chinese text" in entry[3]
+
+
+def test_shapes_that_are_not_names() -> None:
+    assert name_shape("Vornexa", "en")
+    assert name_shape("MasterServer", "zh")
+    assert not name_shape("MasterServer", "en")  # English CamelCase: an identifier
+    for word in ("ZQXW", "GiB", "Plinkfile", "TableID", "Compaction", "vornexa"):
+        assert not name_shape(word, "zh"), word

@@ -1,0 +1,150 @@
+"""Proper names by corpus termhood: a name the corpus repeats that general language rarely uses.
+
+A component is often named by a proper name alone, with no kind word beside it ("the Querier
+fans out to every store"; "Master 负责调度, Worker 负责执行"). Such a name is written like one
+— capitalised or CamelCase (``Querier``, ``MasterServer``), or a Latin-script word inside a
+Chinese sentence — and the corpus uses it far more than general language does
+(``termhood.is_term``). One mechanism reads both languages; the rows below are each
+language's data: how a name may be written there, how many uses and documents it needs, and
+the highest general-language frequency a name may have (a Latin word inside Chinese text is a
+term more often than a capitalised word in English, which may open a heading or a title).
+
+Not names, whatever their frequency: a capitalised word opening a sentence, an upper-case
+abbreviation (``DDL``, ``OOM``: concepts more often than components), an activity noun
+(``Compaction``), a language or protocol, a word followed by another capitalised word (part
+of a longer name), a plural whose singular is used (``Queriers`` counts for ``Querier``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from zehn.corpus.model import SourceText
+from zehn.reading.lexicon import NOT_NAMES, is_ordinary
+from zehn.reading.outline import code_spans, inside
+from zehn.reading.page_clues import is_boilerplate
+from zehn.reading.scripts import CJK_CHARS, has_cjk
+from zehn.reading.termhood import general_zipf, is_term
+
+
+@dataclass(frozen=True)
+class NameRows:
+    """One language's data: a name's least uses and documents, the most general-language
+    frequency (Zipf) it may have, and whether an ordinary English word may be one."""
+
+    min_uses: int
+    min_docs: int
+    max_general: float
+    ordinary: bool
+
+
+ROWS: dict[str, NameRows] = {
+    # English prose capitalises headings and emphasis: a name is rare in general English
+    "en": NameRows(min_uses=5, min_docs=2, max_general=2.5, ordinary=False),
+    # Chinese prose writes Latin script for terms only ("由 Master 分配给 Worker")
+    "zh": NameRows(min_uses=3, min_docs=2, max_general=3.0, ordinary=False),
+}
+
+# Latin runs: a capitalised word or a CamelCase/lower-camel identifier, bounded by anything
+# that is not a Latin letter, digit or joiner (a Chinese character is a boundary)
+_LATIN = re.compile(r"(?<![A-Za-z0-9_./@$#:\\-])[A-Za-z][A-Za-z0-9]*(?![A-Za-z0-9_/@\\-]|\.\w)")
+_NEXT_CAPITAL = re.compile(r"[ -]?[A-Z][a-z]")
+_ACTIVITY = re.compile(r"[a-z](?:[st]ion|ment|ing|ance|ence|ness|ity)s?$")
+_WORD = re.compile(rf"[A-Za-z][A-Za-z0-9]*|[{CJK_CHARS}]{{2}}")
+# English CamelCase humps: an identifier ("UserProfile"), read as one by ``clues``
+_CAMEL_HUMPS = re.compile(r"(?:[A-Z][a-z0-9]+){2,}")
+# a file ("Dockerfile") or a describing word ("RESTful", "Serverless"), not a thing that runs
+_NOT_A_THING = re.compile(r"[a-z](?:file|ful|less|able|ible)$")
+# a unit of measure written like a name ("GiB", "Mbps")
+_UNIT = re.compile(r"[KMGTPE]i?B|[KMG]?bps|[KMG]Hz")
+# the last hump of a CamelCase field, not a thing ("TableID", "StartKey", "CommitTS")
+_FIELD_HUMP = re.compile(r"[a-z0-9](?:ID|Id|TS|Ts|Key|Keys|Name|Type|Count|Size|Time)$")
+
+
+def name_shape(word: str, lang: str) -> bool:
+    """Written as a name: capitalised ("Querier"), or in Chinese text CamelCase too
+    ("MasterServer"; English CamelCase is an identifier, ``clues``); not in capitals (an
+    abbreviation or a keyword: "DDL", "ROLLBACK"), not a unit, a field or an activity."""
+    if not word[0].isupper() or word.removesuffix("s").isupper() or _UNIT.fullmatch(word):
+        return False
+    if lang == "en" and _CAMEL_HUMPS.fullmatch(word):
+        return False
+    return not (_ACTIVITY.search(word) or _FIELD_HUMP.search(word) or _NOT_A_THING.search(word))
+
+
+def _as_command(word: str, text: str) -> bool:
+    """The corpus writes the word in lower case (commands, paths, packages: ``docker run``,
+    ``k8s/kubernetes``) half as often as it names it: a tool, not a component."""
+    lower = len(re.findall(rf"(?<![A-Za-z0-9]){word.lower()}(?![A-Za-z0-9])", text))
+    return lower * 2 > len(re.findall(rf"(?<![A-Za-z0-9]){word}(?![A-Za-z0-9])", text))
+
+
+def _uses(document: SourceText) -> Iterator[tuple[str, str]]:
+    """(word, language) for each name-shaped Latin word in ``document``'s prose."""
+    code = code_spans(document.text)
+    for sentence in document.sentences:
+        if inside(code, sentence.start):
+            continue
+        text = sentence.text
+        lang = "zh" if has_cjk(text) else "en"
+        for match in _LATIN.finditer(text):
+            word = match.group()
+            if lang == "en":
+                if match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":")):
+                    continue  # a capital opening a sentence or an item says nothing
+                if _NEXT_CAPITAL.match(text, match.end()):
+                    continue  # "Google Cloud Storage": part of a longer name
+            elif _NEXT_CAPITAL.match(text, match.end()) and text[match.end()] == " ":
+                continue
+            if name_shape(word, lang) and word.lower() not in NOT_NAMES:
+                yield word, lang
+
+
+def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, str]]:
+    """(name, uses, documents, why) for each proper name the corpus repeats and general
+    language rarely uses, by the rows of the language it is mostly written in."""
+    uses: Counter[tuple[str, str]] = Counter()
+    docs: dict[str, set[str]] = defaultdict(set)
+    total = 0
+    for document in documents:
+        if is_boilerplate(document):
+            continue
+        total += len(_WORD.findall(document.text))
+        for word, lang in _uses(document):
+            uses[word, lang] += 1
+            docs[word].add(document.doc_id)
+    by_word: Counter[str] = Counter()
+    langs: dict[str, Counter[str]] = defaultdict(Counter)
+    for (word, lang), count in uses.items():
+        by_word[word] += count
+        langs[word][lang] += count
+    text = "\n".join(d.text for d in documents)
+    for word in list(by_word):  # "Queriers" is used as "Querier"; "Dags" as "Dag"
+        if word.endswith("s") and word[:-1] in by_word:
+            by_word[word[:-1]] += by_word.pop(word)
+            docs[word[:-1]] |= docs[word]
+        elif word.endswith("s") and re.search(rf"\b{word[:-1]}\b", text):
+            del by_word[word]  # a name is singular
+    out: list[tuple[str, int, int, str]] = []
+    for word, count in by_word.items():
+        lang = langs[word].most_common(1)[0][0]
+        rows = ROWS[lang]
+        if count < rows.min_uses or len(docs[word]) < rows.min_docs:
+            continue
+        if not rows.ordinary and is_ordinary(word):
+            continue
+        if _as_command(word, text):
+            continue
+        zipf = general_zipf(word.lower())
+        if zipf > rows.max_general or not is_term(word.lower(), count, total):
+            continue
+        where = "in Chinese text " if lang == "zh" else ""
+        why = (
+            f"proper name used {count} times {where}in {len(docs[word])} documents, "
+            f"rare in general language (Zipf {zipf:.1f})"
+        )
+        out.append((word, count, len(docs[word]), why))
+    return out
