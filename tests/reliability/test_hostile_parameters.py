@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.reliability.conftest import TALLY, SampleGraph
@@ -110,6 +110,25 @@ def _valid(param: ParamSpec) -> st.SearchStrategy[Any]:
     return text
 
 
+def _plain_arguments(query: NamedQuery) -> dict[str, Any]:
+    """Every parameter with a plain valid value: the call the fuzzing always includes, so that
+    "nothing got past validation" means validation refused a valid call, never bad luck (it
+    happened once in five fresh-clone runs, with 120 random examples)."""
+    plain: dict[str, Any] = {}
+    for param in query.params:
+        if param.enum:
+            plain[param.name] = param.enum[0]
+        elif param.type == "integer":
+            plain[param.name] = max(1, param.minimum or 1)
+        elif param.type == "string_list":
+            plain[param.name] = ["origin-mapper"]
+        elif param.type == "node_list":
+            plain[param.name] = [0]
+        else:
+            plain[param.name] = "origin-mapper"
+    return plain
+
+
 def _bound(query: NamedQuery, params: dict[str, Any]) -> dict[str, Any]:
     """What the engine adds from the policy (never from a model), as ToolExecutor does."""
     bound = dict(params)
@@ -145,6 +164,7 @@ def test_every_named_query_survives_hostile_parameters(
     tried = {"validated": 0, "refused": 0}
 
     @FUZZ
+    @example(arguments=_plain_arguments(query))  # one call always gets past validation
     @given(arguments=_arguments(query))
     def check(arguments: dict[str, Any]) -> None:
         try:
