@@ -18,7 +18,7 @@ PORT=39112
 ARGS=""
 if [ "$MODE" = off ]; then PORT=39113; ARGS="CMD_INFO no"; fi
 WORK=$(mktemp -d)
-trap 'pkill -9 -f "redis-server --port $PORT" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'pkill -9 -f "redis-server( --port | 127.0.0.1:)$PORT" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 cat > "$WORK/race.gdb" <<EOF
 set pagination off
