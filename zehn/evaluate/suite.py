@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from zehn.config import Settings
-from zehn.evaluate.compare import GoldScorer, compare_strategies, stored_edges
+from zehn.evaluate.compare import GoldScorer, compare_strategies, resolve_gold, stored_edges
 from zehn.evaluate.components import component_figures, load_components
 from zehn.evaluate.gold import GoldRelation, GoldSet, load_gold, name_forms
 from zehn.evaluate.matching import fold
@@ -98,7 +98,7 @@ def _measure(client: GraphClient, corpus: SuiteCorpus, settings: Settings | None
     components = load_components(corpus.gold)
     if components:
         row.update(component_figures(client, graph, components).to_dict())
-    scorer = GoldScorer.load(gold, corpus.corpus or _root(gold))
+    scorer = GoldScorer.load(gold, resolve_gold(corpus.corpus, gold)[1])
     matched = scorer.judge(stored_edges(client, graph)).matched_gold
     missed = [g for i, g in enumerate(gold.stated) if i not in matched]
     lost = Counter(_stages(client, graph, gold, scorer, missed))
@@ -145,12 +145,6 @@ def _stored(
     quote = fold(relation.quote)
     documents = scorer.index.files.get(relation.file or "", ())
     return any(quote in text or text in quote for d in documents for text in by_doc.get(d, []))
-
-
-def _root(gold: GoldSet) -> Path:
-    if gold.corpus_root is None:
-        raise ValueError(f"{gold.path}: names no corpus")
-    return gold.corpus_root
 
 
 def render_suite(frame: pd.DataFrame) -> str:
