@@ -54,6 +54,8 @@ _TAG = re.compile(r"^\s*(?:[-*+•]\s+)?\[([a-z][a-z0-9_-]{1,40})\](?![(\[:])")
 _PROPER = re.compile(r"(?<![\w./@$-])[A-Z][A-Za-z0-9]*[A-Z0-9]?[a-z0-9]*(?![\w/-]|\.\w)")
 _NEXT_CAPITAL = re.compile(r"[ -][A-Z][a-z]")
 _ROLE_BEFORE = re.compile(r":[\w-]+:`[^`]*$")
+# a template's slot around an identifier: "<file-path>", "{{ name }}", "${name}", "{name}"
+_SLOTS = (("<", ">"), ("{", "}"))
 _EMPHASIS = re.compile(r"(?<![*\w])\*{1,2}([A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2})\*{1,2}(?![*\w])")
 # words that may follow a head that ends its noun phrase ("the Kafka broker *for* …")
 _CLOSERS = frozenset(
@@ -480,11 +482,18 @@ def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
         head = head_of(parts[-1])
         kind = head.kind if head is not None and head.kind != EntityKind.TEAM else None
         name = word
-        if head is not None and head.kind == EntityKind.SERVICE and len(parts) > 1:
+        if (
+            head is not None
+            and head.kind == EntityKind.SERVICE
+            and not head.part_of_name
+            and len(parts) > 1
+        ):
             name = "-".join(parts[:-1])
         why = f"identifier {word!r}"
         closed = _ends_phrase(text, match.end())
         written = "" if name == word else word
+        if _in_slot(text, match.start(), match.end()):
+            continue  # "<file-path>", "{{ release-name }}": a template's slot, filled by a value
         alone = REPEATED
         if (
             head is None
@@ -493,6 +502,12 @@ def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
         ):  # "fine-tuning", "allow-lists": an activity or a plural, no component's name
             alone = CORROBORATED
         yield Clue(name, kind, "code-like", why, doc_id, alone, written, closed=closed)
+
+
+def _in_slot(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` fills a template's slot (``<file-path>``, ``{{ name }}``)."""
+    before, after = text[max(0, start - 3) : start].rstrip(), text[end : end + 3].lstrip()
+    return any(before.endswith(o) and after.startswith(c) for o, c in _SLOTS)
 
 
 # nouns after an identifier that make it an artifact, not a component ("the `xk6-otel` extension")

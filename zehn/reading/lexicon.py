@@ -336,8 +336,10 @@ HEADS: dict[str, Head] = {
     **_heads(
         COMPONENT,
         True,
-        "collector server scheduler executor worker registry exporter receiver connector processor",
+        "collector server scheduler executor worker registry exporter receiver connector processor"
+        " indexer controller monitor coordinator dispatcher balancer",
     ),
+    **_heads(SERVICE, True, "daemon gateway"),
     **_heads(TEAM, False, "team"),
     **_heads(PIPELINE, True, "pipeline"),
 }

@@ -1,0 +1,44 @@
+"""Discovery's data rows on invented text: more head nouns that make a name a component, and
+template slots that never do."""
+
+from __future__ import annotations
+
+from zehn.corpus.model import SourceText
+from zehn.reading.clues import name_key
+from zehn.reading.discover import discover_entities
+from zehn.reading.split import chunk_sentences, split_sentences
+
+
+def _found(*texts: str) -> dict[str, str]:
+    documents = []
+    for i, text in enumerate(texts):
+        doc_id = f"doc/h{i}-md"
+        chunks, sentences = chunk_sentences(doc_id, split_sentences(doc_id, text))
+        documents.append(SourceText(doc_id, "Notes", text, tuple(chunks), tuple(sentences)))
+    return {name_key(e.name): e.kind for e in discover_entities(documents)}
+
+
+def test_a_name_before_a_daemon_gateway_or_indexer_head_is_discovered_with_its_kind() -> None:
+    found = _found(
+        "The quorra daemon renews every lease.\nThe ledger gateway forwards each request.\n",
+        "Operators restart the quorra daemon after an upgrade.\n"
+        "The shard indexer reads every block that the ledger gateway accepts.\n",
+        "The shard indexer writes its output to disk.\n",
+    )
+    assert found.get(name_key("quorra daemon")) == "service"
+    assert found.get(name_key("ledger gateway")) == "service"
+    assert found.get(name_key("shard indexer")) == "component"
+
+
+def test_an_identifier_filling_a_template_slot_is_no_entity() -> None:
+    flags = "Pass --config-file=<vault-path> to the process.\n"
+    helm = "Set the name to {{ release-tag }} in the chart.\n"
+    shell = "Export the folder as ${spool-dir} before you start.\n"
+    found = _found(flags * 3, helm * 3, shell * 3, flags + helm + shell)
+    for slot in ("vault-path", "release-tag", "spool-dir"):
+        assert name_key(slot) not in found, slot
+
+
+def test_the_same_identifier_outside_a_slot_is_still_read() -> None:
+    text = "The `vault-path` service signs tokens.\nThe `vault-path` service rotates keys.\n"
+    assert name_key("vault-path") in _found(text, text)
