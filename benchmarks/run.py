@@ -35,7 +35,7 @@ from zehn.extract.name_index import finish_name_index
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
 from zehn.reading.model import Entity
-from zehn.reading.name_keys import name_fields
+from zehn.reading.names.name_keys import name_fields
 from zehn.store.client import GraphClient
 from zehn.store.revision import bump_revision
 from zehn.store.schema import ensure_schema
@@ -134,7 +134,7 @@ def raw_load(client: GraphClient, graph: str, syn: Synthetic) -> float:
         for s in syn.sentences
     )
     _unwind(client, graph, "UNWIND $rows AS r CREATE (s:Sentence) SET s = r", sentences)
-    entities = (  # with the name index a build writes (zehn.reading.name_keys)
+    entities = (  # with the name index a build writes (zehn.reading.names.name_keys)
         {"id": e.id, "name": e.name, "kind": e.kind, "aliases": [], "origin": "catalog",
          **name_fields(Entity(e.name, e.kind))}
         for e in syn.entities
@@ -438,7 +438,7 @@ from zehn.extract.name_index import finish_name_index
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
 from zehn.reading.model import Entity
-from zehn.reading.name_keys import name_fields
+from zehn.reading.names.name_keys import name_fields
 from zehn.evidence.policy import load_policy
 from zehn.store.client import GraphClient
 home = Path(sys.argv[1])

@@ -34,7 +34,7 @@ from zehn.extract.pipeline import (
     STRATEGIES,
     CorpusLayout,
 )
-from zehn.reading.suggest import suggest_for_path
+from zehn.reading.names.suggest import suggest_for_path
 from zehn.store.client import GRAPH_NAME
 
 FOLDER, UPLOAD = "Folder on the server", "Upload files"

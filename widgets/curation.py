@@ -2,7 +2,7 @@
 then rebuilt, with what the rebuild changed.
 
 The table starts from ``catalog.yaml`` when the corpus has one, else from the suggested catalog
-(``zehn.reading.suggest``). Each row can be renamed, given a kind, gain or lose an alias, have
+(``zehn.reading.names.suggest``). Each row can be renamed, given a kind, gain or lose an alias, have
 an alias split into an entity of its own, or be marked "not an entity"; two rows are never
 merged. The sentences behind a row are one click away: the graph's mentions (named query
 ``mentions``) and the suggestion's first sentence and reasons. Save validates first, writes
@@ -47,8 +47,8 @@ from zehn.extract.pipeline import (
     graph_name,
     split_graph_name,
 )
-from zehn.reading.catalog import save_catalog
-from zehn.reading.suggest import suggest_for_path
+from zehn.reading.names.catalog import save_catalog
+from zehn.reading.names.suggest import suggest_for_path
 
 _logger = logging.getLogger(__name__)
 PAGE_SIZE = 15

@@ -20,9 +20,9 @@ import yaml
 
 from zehn.corpus.model import slugify
 from zehn.errors import CatalogError
-from zehn.reading.catalog import Catalog, load_yaml
 from zehn.reading.model import entity_id
-from zehn.reading.suggest import CatalogSuggestion
+from zehn.reading.names.catalog import Catalog, load_yaml
+from zehn.reading.names.suggest import CatalogSuggestion
 from zehn.reading.vocabulary import ENTITY_KINDS
 
 _EDITED = ("name", "kind", "aliases", "origin", "not_entity")

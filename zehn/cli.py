@@ -32,7 +32,7 @@ from zehn.extract.pipeline import (
 )
 from zehn.models.factory import make_model
 from zehn.reading.lang import detect_language
-from zehn.reading.suggest import suggest_for_path
+from zehn.reading.names.suggest import suggest_for_path
 from zehn.review.audit import AuditStore
 from zehn.store.health import Health
 from zehn.store.lock import LockHolder

@@ -13,7 +13,7 @@ import yaml
 from tests.conftest import FIXTURES
 from zehn.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, main
 from zehn.config import Settings
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 
 pytestmark = pytest.mark.integration
 CORPUS = FIXTURES / "discovery"

@@ -25,8 +25,8 @@ from zehn.evaluate.gold import GoldError, load_gold, load_relations, normalise_n
 from zehn.evaluate.matching import DocumentIndex, DocumentMatcher, StoredEdge, fold
 from zehn.extract.base import Extraction
 from zehn.extract.pipeline import STRATEGIES
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity
+from zehn.reading.names.catalog import Catalog
 from zehn.store.client import GraphClient
 
 REPO = Path(__file__).resolve().parents[2]

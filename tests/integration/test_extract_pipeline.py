@@ -25,7 +25,7 @@ from zehn.evaluate.compare import compare_strategies
 from zehn.extract import pipeline
 from zehn.extract.base import Extraction
 from zehn.extract.pipeline import build_graph, resolve_graph
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -24,8 +24,8 @@ from zehn.corpus.model import SourceText
 from zehn.errors import ModelEndpointError
 from zehn.extract.base import Extraction
 from zehn.extract.llm import LLMStrategy
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.split import chunk_sentences, split_sentences
 
 CATALOG = Path(__file__).resolve().parents[2] / "data" / "sample" / "catalog.yaml"

@@ -18,7 +18,7 @@ from zehn.evidence.grade import Evidence
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
 from zehn.models.offline import OfflineModel
-from zehn.reading.name_keys import NAME_INDEX_VERSION
+from zehn.reading.names.name_keys import NAME_INDEX_VERSION
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -16,7 +16,7 @@ from zehn.extract.pipeline import build_graph
 from zehn.extract.rules import RulesStrategy
 from zehn.extract.stream import Run
 from zehn.extract.write import encoded, write_extraction, write_stream
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

@@ -4,9 +4,9 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.reading.binding import Binder, find_name
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Mention
+from zehn.reading.names.binding import Binder, find_name
+from zehn.reading.names.catalog import Catalog
 
 BINDER = Binder(Catalog.load(SAMPLE_CATALOG).entities)
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import _CODE_LIKE, Binder, _Split, tokens
-from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention, entity_id
-from zehn.reading.near_names import FUZZY_CUTOFF
+from zehn.reading.names.binding import _CODE_LIKE, Binder, _Split, tokens
+from zehn.reading.names.matcher import TokenMatcher
+from zehn.reading.names.near_names import FUZZY_CUTOFF
 
 
 def _entity(name: str, kind: str, *aliases: str, origin: str = "catalog") -> Entity:

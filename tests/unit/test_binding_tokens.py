@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zehn.reading.binding import _TOKEN, _contiguous, _Split, tokens
+from zehn.reading.names.binding import _TOKEN, _contiguous, _Split, tokens
 
 _PIECES = st.sampled_from(
     ["order", "Router", "v2", "-", "_", " ", "  ", "\n", "\t", ".", "/", "'s", "’", "服务",

@@ -6,7 +6,7 @@ import pytest
 
 from zehn.corpus.sample import SAMPLE_CATALOG
 from zehn.errors import CatalogError
-from zehn.reading.catalog import Catalog, backup_path, save_catalog
+from zehn.reading.names.catalog import Catalog, backup_path, save_catalog
 
 
 def test_sample_catalog_keeps_one_name_with_three_kinds() -> None:
@@ -149,8 +149,8 @@ def test_save_catalog_names_a_folder_that_is_not_there(tmp_path: Path) -> None:
 
 
 def test_the_build_binds_nothing_to_a_name_marked_not_an_entity(tmp_path: Path) -> None:
-    from zehn.reading.discover import bind_corpus
-    from zehn.reading.suggest import read_sources
+    from zehn.reading.names.subjects import bind_corpus
+    from zehn.reading.names.suggest import read_sources
 
     (tmp_path / "notes.md").write_text(
         "# Notes\n\nThe quillmap service reads from velvet-repo every night.\n", encoding="utf-8"

@@ -10,7 +10,7 @@ from zehn.errors import CatalogError
 from zehn.extract import catalog_aside
 from zehn.extract.catalog_aside import ASIDE_FROM_BYTES, CatalogLoad
 from zehn.extract.write import entity_batches
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 
 
 def _catalog(path: Path, entries: int, *, broken_at: int | None = None) -> Path:

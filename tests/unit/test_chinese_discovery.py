@@ -1,5 +1,5 @@
 """Chinese names without a catalog, on invented documents: the spellings of one role name
-(``zehn.reading.clues_zh``), what a page title makes its plain words mean
+(``zehn.reading.names.clues_zh``), what a page title makes its plain words mean
 (``zehn.reading.title_refs``), and names that are only part of an identifier."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import pytest
 
 from zehn.corpus.model import Sentence, SourceText
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
-from zehn.reading.clues_zh import role_variants
-from zehn.reading.discover import discover_entities
 from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
+from zehn.reading.names.clues_zh import role_variants
+from zehn.reading.names.discover import discover_entities
 from zehn.reading.references import read_corpus
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import chunk_sentences, split_sentences

@@ -7,8 +7,8 @@ import pytest
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
 from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED, Evidence, Grader
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.relations import sentence_edges
 
 CATALOG = Catalog.load(SAMPLE_CATALOG)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
 from zehn.reading.cues import CUES
 from zehn.reading.cues_zh import BY_OBJECT_KIND, ZH_PROSE_CUES, predicates_for
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.references import read_corpus
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import split_sentences

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from zehn.corpus.model import Sentence
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
-from zehn.reading.binding import Binder
 from zehn.reading.diagram_context import DATA_FLOW_WORDS, flow_contexts
 from zehn.reading.diagrams import diagram_mentions
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder
 from zehn.reading.references import with_references
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import split_sentences

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder
 from zehn.reading.diagram_syntax import clean_label, diagram_blocks, parse_line
 from zehn.reading.diagrams import (
     arrow_edges,
@@ -18,6 +17,7 @@ from zehn.reading.diagrams import (
     is_diagram_line,
 )
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import split_sentences
 

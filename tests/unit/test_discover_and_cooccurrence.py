@@ -5,8 +5,8 @@ from zehn.corpus.model import SourceText
 from zehn.corpus.sample import SAMPLE_CATALOG
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.rules import RulesStrategy
-from zehn.reading.catalog import Catalog
-from zehn.reading.discover import discover_entities
+from zehn.reading.names.catalog import Catalog
+from zehn.reading.names.discover import discover_entities
 from zehn.reading.split import chunk_sentences, split_sentences
 
 

@@ -5,19 +5,15 @@ next to a kind word), how variants merge, and where an ordinary-word name may bi
 from __future__ import annotations
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
-from zehn.reading.discover import (
-    bind_corpus,
-    discover_entities,
-    document_subject,
-    heading_entities,
-)
 from zehn.reading.lexicon import is_ordinary, is_ordinary_phrase
 from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
+from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.subjects import bind_corpus, document_subject, heading_entities
+from zehn.reading.names.suggest import suggest_catalog
 from zehn.reading.outline import code_spans, headings, path_subject, tables
 from zehn.reading.split import chunk_sentences, split_sentences
-from zehn.reading.suggest import suggest_catalog
 
 
 def source(doc_id: str, text: str, title: str = "") -> SourceText:

@@ -11,7 +11,7 @@ import textwrap
 SCRIPT = textwrap.dedent(
     """
     from zehn.corpus.model import SourceText
-    from zehn.reading.discover import discover_entities
+    from zehn.reading.names.discover import discover_entities
     from zehn.reading.split import chunk_sentences, split_sentences
 
     def source(doc_id, text):

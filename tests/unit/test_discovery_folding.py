@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zehn.reading.discover import _folded, _served
 from zehn.reading.model import Entity
+from zehn.reading.names.discover import _folded, _served
 
 
 def test_a_name_with_its_own_kinds_head_folds_into_the_entity() -> None:

@@ -4,8 +4,8 @@ template slots that never do."""
 from __future__ import annotations
 
 from zehn.corpus.model import SourceText
-from zehn.reading.clues import name_key
-from zehn.reading.discover import discover_entities
+from zehn.reading.names.clues import name_key
+from zehn.reading.names.discover import discover_entities
 from zehn.reading.split import chunk_sentences, split_sentences
 
 

@@ -6,9 +6,9 @@ names the corpus writes as commands are not."""
 from __future__ import annotations
 
 from zehn.corpus.model import SourceText
-from zehn.reading.clues import name_key
-from zehn.reading.discover import discover_entities
-from zehn.reading.proper_names import corpus_names, name_shape
+from zehn.reading.names.clues import name_key
+from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.proper_names import corpus_names, name_shape
 from zehn.reading.split import chunk_sentences, split_sentences
 
 

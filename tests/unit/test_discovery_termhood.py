@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from zehn.corpus.model import SourceText
-from zehn.reading.clues import name_key
-from zehn.reading.discover import discover_entities
+from zehn.reading.names.clues import name_key
+from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.suggest import suggest_for_path
+from zehn.reading.names.termhood import general_zipf, is_general, is_term, termhood
 from zehn.reading.split import chunk_sentences, split_sentences
-from zehn.reading.suggest import suggest_for_path
-from zehn.reading.termhood import general_zipf, is_general, is_term, termhood
 
 SIX_EN = {
     "checkout.md": "# Checkout Service\n\nThe checkout service calls the payment service over "

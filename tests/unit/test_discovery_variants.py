@@ -4,7 +4,7 @@ invented names: aliases with reasons, never entities of their own."""
 from __future__ import annotations
 
 from zehn.reading.model import Entity
-from zehn.reading.variants import fold_instances, instance_of
+from zehn.reading.names.variants import fold_instances, instance_of
 
 
 def entity(name: str, kind: str = "component") -> Entity:

@@ -25,7 +25,7 @@ from zehn.evidence.grade import (
     Negation,
     supersede,
 )
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.split import split_sentences
 
 CATALOG = Catalog.load(SAMPLE_CATALOG)

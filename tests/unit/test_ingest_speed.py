@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from zehn.errors import QueryError
-from zehn.reading import near_names
 from zehn.reading.cue_words import CuePrefilter, cue_words
 from zehn.reading.cues import CUES
-from zehn.reading.near_names import FUZZY_CUTOFF
+from zehn.reading.names import near_names
+from zehn.reading.names.near_names import FUZZY_CUTOFF
 from zehn.reading.relations import _LATIN_CUES, _cue_hits
 from zehn.store.client import checked_params, params_header
 from zehn.store.header import NotFast, fast_header

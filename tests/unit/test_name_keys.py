@@ -4,9 +4,9 @@ entity, and every name the binder can bind in a text is among the text's keys.""
 from __future__ import annotations
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder
 from zehn.reading.model import Entity
-from zehn.reading.name_keys import FIND_TOKENS, form_key, name_fields, text_keys
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.name_keys import FIND_TOKENS, form_key, name_fields, text_keys
 
 ENTITIES = [
     Entity("ingest-svc", "service", ("ingest workers", "Ingest")),

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.clues import name_key
-from zehn.reading.discover import discover_entities
 from zehn.reading.lexicon import number_stem, number_variants, store_kind
 from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.clues import name_key
+from zehn.reading.names.discover import discover_entities
 from zehn.reading.phrases import plain
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import chunk_sentences, split_sentences

@@ -15,8 +15,13 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
-from zehn.reading import near_names
-from zehn.reading.near_names import FUZZY_CUTOFF, CodeLikeNames, near_lengths, shared_at_cutoff
+from zehn.reading.names import near_names
+from zehn.reading.names.near_names import (
+    FUZZY_CUTOFF,
+    CodeLikeNames,
+    near_lengths,
+    shared_at_cutoff,
+)
 
 _ALPHABET = "abcdefz0123456789-"
 

@@ -15,8 +15,8 @@ from zehn.corpus.model import SourceText
 from zehn.errors import ExtractionError
 from zehn.extract import stream
 from zehn.extract.rules import RulesStrategy
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.split import chunk_sentences, split_sentences
 
 pytestmark = pytest.mark.skipif(

@@ -7,8 +7,8 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
-from zehn.reading.binding import Binder
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder
 from zehn.reading.relations import sentence_edges
 
 ENTITIES = (

@@ -6,9 +6,9 @@ and an ordinary word with a page of its own that another page sets as a term."""
 from __future__ import annotations
 
 from zehn.corpus.model import SourceText
-from zehn.reading.catalog import Catalog
-from zehn.reading.discover import discover_entities
 from zehn.reading.model import Entity
+from zehn.reading.names.catalog import Catalog
+from zehn.reading.names.discover import discover_entities
 from zehn.reading.references import read_corpus, with_references
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import chunk_sentences, split_sentences

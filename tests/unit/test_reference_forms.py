@@ -4,9 +4,9 @@ share a later name's kind word. Every document here is invented."""
 from __future__ import annotations
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.reference_forms import (
     definite_heads,
     opening_this,

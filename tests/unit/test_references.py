@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from zehn.corpus.model import SourceText
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.references import read_corpus, with_references
 from zehn.reading.relations import sentence_edges
 from zehn.reading.split import split_sentences

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from zehn.errors import CatalogError
-from zehn.reading import safe_yaml
-from zehn.reading.catalog import Catalog
+from zehn.reading.names import safe_yaml
+from zehn.reading.names.catalog import Catalog
 
 SAFE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -54,3 +54,10 @@ def test_has_cjk() -> None:
     assert scripts.has_cjk("orbit-api 调用 moss-db")
     assert not scripts.has_cjk("orbit-api calls moss-db")
     assert not scripts.has_cjk("café ䷀")  # not ASCII, still no ideograph
+
+
+def test_the_corpus_layer_keeps_the_same_ideograph_blocks_as_the_reader() -> None:
+    # zehn.corpus sits below zehn.reading and cannot import it: its copy must not drift
+    from zehn.corpus import model
+
+    assert model._CJK_CHARS.encode("unicode_escape").decode() == scripts.CJK_CHARS

@@ -19,8 +19,8 @@ from zehn.evidence.staleness import (
     effective_date,
     parse_date,
 )
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
 
 BINDER = Binder(list(Catalog.load(SAMPLE_CATALOG).entities))
 BILLING, V1, V2 = "service:billing", "datastore:ledger-v1", "datastore:ledger-v2"

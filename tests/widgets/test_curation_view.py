@@ -28,7 +28,7 @@ from zehn.errors import CatalogError
 from zehn.evaluate.compare import stored_edges
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.reading.catalog import Catalog, backup_path
+from zehn.reading.names.catalog import Catalog, backup_path
 from zehn.store.client import GraphClient
 from zehn.store.lock import BuildLock
 

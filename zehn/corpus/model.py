@@ -31,6 +31,7 @@ class SourceType(StrEnum):
 
 # zehn.reading.scripts.CJK_CHARS: this layer cannot import reading (tests/unit/test_scripts.py
 # keeps the two equal)
+# zehn.reading.scripts.CJK_CHARS: this layer sits below the reader and cannot import it
 _CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _SLUG_STRIP = re.compile(rf"[^a-z0-9{_CJK_CHARS}]+")
 DOC_ID_PATTERN = re.compile(rf"^[a-z_]+/[A-Za-z0-9._/{_CJK_CHARS}-]+$")

@@ -1,6 +1,6 @@
 """The graph's name index as the engine reads it: the entities a text can name, by key.
 
-A build stores on each entity the keys its names are found under (``zehn.reading.name_keys``)
+A build stores on each entity the keys its names are found under (``zehn.reading.names.name_keys``)
 with range indexes. Binding a question, grading a hop or re-reading a found sentence needs
 only the entities whose keys occur in that text, plus two readings that depend on every name
 (the one entity with a given last word; the closest code-like name), which are looked up here
@@ -18,8 +18,8 @@ from typing import Any
 from zehn.queries.name_index import KEY_LENGTH
 from zehn.queries.spec import sendable
 from zehn.reading.model import Entity
-from zehn.reading.name_keys import text_keys
-from zehn.reading.near_names import CodeLikeNames, near_lengths
+from zehn.reading.names.name_keys import text_keys
+from zehn.reading.names.near_names import CodeLikeNames, near_lengths
 
 Reader = Callable[[str, dict[str, Any]], list[dict[str, Any]]]
 

@@ -20,9 +20,9 @@ from typing import Any
 from zehn.engine.names import NameIndex, Namesakes
 from zehn.engine.wording import namesakes
 from zehn.evidence.grade import Evidence, Grade, Grader, Negation
-from zehn.reading.binding import Binder
 from zehn.reading.model import Entity
-from zehn.reading.name_keys import NAME_INDEX_VERSION
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.name_keys import NAME_INDEX_VERSION
 
 MAX_SNAPSHOTS = 8
 Reader = Callable[[str, dict[str, Any]], list[dict[str, Any]]]

@@ -48,8 +48,8 @@ from zehn.evaluate.matching import (
 from zehn.evaluate.metrics import f1_score, ratio
 from zehn.evidence.grade import INSUFFICIENT
 from zehn.extract.pipeline import CorpusLayout, build_graph
-from zehn.reading.catalog import Catalog
 from zehn.reading.lang import LANGUAGES, detect_language
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.vocabulary import PREDICATES
 from zehn.store.client import GraphClient
 

@@ -34,9 +34,9 @@ import yaml
 from zehn.engine.answer import Status
 from zehn.errors import ZehnError
 from zehn.evidence.grade import INFERRED
-from zehn.reading.catalog import Catalog, load_yaml
 from zehn.reading.lang import LANGUAGES, detect_language
 from zehn.reading.model import entity_id
+from zehn.reading.names.catalog import Catalog, load_yaml
 from zehn.reading.vocabulary import ENTITY_KINDS, PREDICATES, GradeLabel
 
 GRADES: tuple[str, ...] = tuple(GradeLabel)

@@ -29,7 +29,7 @@ from typing import Protocol
 from zehn.corpus.loaders import load_file
 from zehn.errors import SourceError
 from zehn.evaluate.gold import GoldError, GoldRelation, GoldSet, entity_ids, name_forms
-from zehn.reading.catalog import Catalog
+from zehn.reading.names.catalog import Catalog
 
 
 def fold(text: str) -> str:

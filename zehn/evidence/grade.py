@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder, NameCatalog
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder, NameCatalog
 from zehn.reading.relations import sentence_edges
 from zehn.reading.vocabulary import GradeLabel, Predicate
 

@@ -15,8 +15,8 @@ from typing import Protocol
 from zehn.config import Settings
 from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.extract.stream import ExtractionStream, Run
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
+from zehn.reading.names.catalog import Catalog
 
 
 @dataclass(frozen=True)

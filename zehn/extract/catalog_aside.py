@@ -18,8 +18,8 @@ from pathlib import Path
 
 from zehn.extract.stream import a_second_core_to_fork
 from zehn.extract.write import entity_batches
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Entity
+from zehn.reading.names.catalog import Catalog
 
 ASIDE_FROM_BYTES = 32 * 1024  # smaller catalogs load in a few milliseconds
 

@@ -36,9 +36,9 @@ from zehn.corpus.model import Chunk, Progress, Sentence, SourceText
 from zehn.endpoint import endpoint_errors
 from zehn.errors import ExtractionError, ModelEndpointError
 from zehn.extract.base import Extraction
-from zehn.reading.binding import find_name
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.names.binding import find_name
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.vocabulary import ENTITY_KINDS, PREDICATES, EntityKind, Predicate
 
 DEFAULT_KIND = EntityKind.COMPONENT

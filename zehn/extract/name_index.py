@@ -1,11 +1,11 @@
-"""Writing the graph's name index: the per-entity fields of ``zehn.reading.name_keys`` go with
+"""Writing the graph's name index: the per-entity fields of ``zehn.reading.names.name_keys`` go with
 each entity row (``write_extraction``); what needs every entity (which names another kind
 shares, the longest name) is settled here on the server once the entities are written, and the
 Meta node then says the index is complete, so that the engine may trust it."""
 
 from __future__ import annotations
 
-from zehn.reading.name_keys import NAME_INDEX_VERSION
+from zehn.reading.names.name_keys import NAME_INDEX_VERSION
 from zehn.store.client import GraphClient
 
 _CLEAR = "MATCH (e:Entity) WHERE e.namesake IS NOT NULL SET e.namesake = null"

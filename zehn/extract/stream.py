@@ -27,9 +27,9 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Protocol
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.catalog import Catalog
 from zehn.reading.references import corpus_binder, read_document, with_references
 from zehn.store.client import Prepared
 

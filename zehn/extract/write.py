@@ -19,7 +19,7 @@ from zehn.extract.name_index import finish_name_index
 from zehn.extract.stream import ExtractionStream, Run
 from zehn.extract.writer import OrderedWriter
 from zehn.reading.model import Edge, Entity, Mention
-from zehn.reading.name_keys import name_fields
+from zehn.reading.names.name_keys import name_fields
 from zehn.store.client import GraphClient, Prepared, params_header, prepare
 from zehn.store.revision import bump_revision
 

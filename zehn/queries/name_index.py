@@ -1,4 +1,4 @@
-"""Internal queries over the graph's name index (``zehn.reading.name_keys``, written at build).
+"""Internal queries over the graph's name index (``reading.names.name_keys``, written at build).
 
 Each looks entities up by a key through a range index (array properties index their
 elements), so a question or a graded sentence reads only the entities that can occur in it,

@@ -4,7 +4,7 @@ Engineers word the same question many ways ("If the cache goes down …", "Would
 break anything?", "Which store does billing write invoices to?"). The reader looks for the
 words that carry the asked relation — impact, dependencies, callers, a path, a yes/no
 relation, an attribute the graph does not model — and for a target kind ("which
-database"). Names are bound elsewhere (``zehn.reading.binding``); this module only needs
+database"). Names are bound elsewhere (``zehn.reading.names.binding``); this module only needs
 where they sit in the text, so that the words *around* a name decide its role.
 
 Multi-part questions ("…, and who owns them?") are split by :func:`split_parts`; each part

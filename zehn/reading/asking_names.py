@@ -3,7 +3,7 @@
 
 A question is short and names are its anchors, so a name written with spaces where the graph's
 name has a hyphen, an underscore or nothing is respelled as the graph writes it before the
-question is bound (``zehn.reading.binding`` then binds it like any mention). Only runs of two
+question is bound (``zehn.reading.names.binding`` then binds it like any mention). Only runs of two
 to four words are respelled, only when their letters equal one entity's name (or alias) and no
 other entity's, and never where the words already are a name: a loose match never merges two
 entities, and ordinary single words are never taken for names.

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder
 from zehn.reading.cues import CJK, CUES, EPISTEMIC, MODAL, NEGATION, SUBJECT_GLUE, Cue
 from zehn.reading.diagram_context import DATA_FLOW_NOTE
 from zehn.reading.diagram_legend import read_line
@@ -40,6 +39,7 @@ from zehn.reading.diagram_syntax import (
     parse_line,
 )
 from zehn.reading.model import Edge, Mention
+from zehn.reading.names.binding import Binder
 from zehn.reading.vocabulary import EntityKind, Predicate
 
 __all__ = [

@@ -19,9 +19,9 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence
-from zehn.reading.binding import Binder
 from zehn.reading.lexicon import number_stem
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder
 from zehn.reading.requirements import OPENING as _REQUIREMENT_OPENING
 
 __all__ = [

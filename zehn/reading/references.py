@@ -24,13 +24,13 @@ from typing import NamedTuple
 
 from zehn.corpus.model import Progress, Sentence, SourceText
 from zehn.reading.agents_zh import agent_references
-from zehn.reading.binding import Binder, entities_by_id
-from zehn.reading.catalog import Catalog
 from zehn.reading.diagram_context import document_flows
 from zehn.reading.diagrams import diagram_mentions
-from zehn.reading.discover import discover_entities
-from zehn.reading.discover import document_subject as discovered_subject
 from zehn.reading.model import Edge, Entity, Mention
+from zehn.reading.names.binding import Binder, entities_by_id
+from zehn.reading.names.catalog import Catalog
+from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.subjects import document_subject as discovered_subject
 from zehn.reading.reference_forms import (
     definite_heads,
     opening_this,
@@ -103,7 +103,7 @@ def document_subject(
     document: SourceText, entities: Sequence[Entity], binder: Binder
 ) -> _Focus | None:
     """What the document is about: the entity its title or file path names, as discovery
-    reads them (``zehn.reading.discover.document_subject``), else the one entity the binder
+    reads them (``zehn.reading.names.subjects.document_subject``), else the one entity the binder
     finds covering most of the title ("Cart Service docs")."""
     found = discovered_subject(document, entities)
     if found is not None:

@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence, SourceText
-from zehn.reading.binding import Binder, entities_by_id
 from zehn.reading.model import Entity, Mention
+from zehn.reading.names.binding import Binder, entities_by_id
 from zehn.reading.scripts import HAN, HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 

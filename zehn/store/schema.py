@@ -23,7 +23,7 @@ NODE_INDEXES: tuple[tuple[str, str], ...] = (
     (SENTENCE, "doc_id"),
     (ENTITY, "id"),
     (ENTITY, "name"),
-    # the name index (zehn.reading.name_keys): arrays are indexed by their elements
+    # the name index (zehn.reading.names.name_keys): arrays are indexed by their elements
     (ENTITY, "name_keys"),
     (ENTITY, "loose_keys"),
     (ENTITY, "lname"),

@@ -2,7 +2,7 @@
 
 Matching is token based (so it scales to large catalogs and needs no word
 boundaries between CJK characters): a kept Aho-Corasick matcher over the names'
-lowercased tokens (``zehn.reading.matcher``) finds where names start in one pass, and
+lowercased tokens (``zehn.reading.names.matcher``) finds where names start in one pass, and
 only those positions are checked. It is separator-insensitive ("search api" =
 "search-api") and case-insensitive, except for single capitalised aliases
 such as "Search" or "Web", which must match case and are not trusted at the
@@ -40,19 +40,20 @@ from zehn.reading.lexicon import (
     number_stem,
     number_variants,
 )
-from zehn.reading.matcher import TokenMatcher
 from zehn.reading.model import Entity, Mention
-from zehn.reading.near_names import CodeLikeNames
+from zehn.reading.names.matcher import TokenMatcher
+from zehn.reading.names.near_names import CodeLikeNames
+from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
-_TOKEN = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
+_TOKEN = re.compile(rf"[A-Za-z0-9]+|[{HAN_SPAN_COMPAT}]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 # the same tokens with what lies between them: [gap, token, gap, token, …, gap], split in C
 _SPLIT = re.compile(f"({_TOKEN.pattern})")
 _GAP_CHARS = " -_\u2010\u2011"  # what may separate the tokens of one name (at most two)
 _JOINER = re.compile(r"[-_][A-Za-z0-9]")
 # As in _TOKEN, a CJK character is a word of its own: a name needs no boundary at a CJK edge.
-_CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff"
+_CJK_CHARS = HAN_SPAN_COMPAT
 _CJK_CHAR = re.compile(f"[{_CJK_CHARS}]")
 _LATIN_WORD = rf"[^\W{_CJK_CHARS}]|-"  # continues a Latin word: not CJK, not a separator
 _CODE_LIKE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from zehn.reading.asking_names import MIN_KEY, loose_key
-from zehn.reading.binding import (
+from zehn.reading.model import Entity
+from zehn.reading.names.binding import (
     _CODE_LIKE,
     MAX_FORM_TOKENS,
     _contiguous,
@@ -24,7 +25,6 @@ from zehn.reading.binding import (
     _with_number_variants,
     tokens,
 )
-from zehn.reading.model import Entity
 
 NAME_INDEX_VERSION = 1
 FIND_TOKENS = 16

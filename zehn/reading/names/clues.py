@@ -26,9 +26,10 @@ from zehn.reading.lexicon import (
     number_stem,
     store_kind,
 )
+from zehn.reading.names.termhood import is_general
+from zehn.reading.names.termhood_zh import chinese_terms
 from zehn.reading.outline import code_spans, headings, inside, path_parts
-from zehn.reading.termhood import is_general
-from zehn.reading.termhood_zh import chinese_terms
+from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 STRONG = 1  # one clue is enough
@@ -37,7 +38,7 @@ FREQUENT = 3  # needs three ("the metadata database": a lowercase compound)
 CORROBORATED = 0  # only counts with a clue of another source
 EVIDENCE = -1  # never counts: an alias and a reason for an entity found otherwise
 
-_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_CJK = HAN_SPAN_COMPAT
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _HEAD_WORD = re.compile(
     r"\b(" + "|".join(sorted({*HEADS, *(h + "s" for h in HEADS), "proxies", "registries",
@@ -416,7 +417,7 @@ def _cjk_phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
 
 
 def _chinese_terms(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
-    """ "结算服务", "购物车数据库", "risk-model 服务" (``zehn.reading.termhood_zh``): stated as
+    """ "结算服务", "购物车数据库", "risk-model 服务" (``names.termhood_zh``): stated as
     a whole argument of the sentence, a name; said otherwise, a confirmation."""
     if not _HAS_CJK.search(text):
         return

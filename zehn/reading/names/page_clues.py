@@ -2,7 +2,7 @@
 
 A page about a component says so in its frame more than in its prose: "Cart Service" as the
 title, ``services/cart.md`` as the path, a row of a table under "Service", a node of an
-architecture diagram. See ``zehn.reading.clues`` for what a clue is.
+architecture diagram. See ``zehn.reading.names.clues`` for what a clue is.
 """
 
 from __future__ import annotations
@@ -11,14 +11,6 @@ import re
 from collections.abc import Iterator
 
 from zehn.corpus.model import SourceText
-from zehn.reading.clues import (
-    CORROBORATED,
-    GENERIC_CAPS,
-    REPEATED,
-    STRONG,
-    Clue,
-    name_key,
-)
 from zehn.reading.diagrams import diagram_nodes
 from zehn.reading.lexicon import (
     CJK_HEADS,
@@ -28,11 +20,20 @@ from zehn.reading.lexicon import (
     is_ordinary_phrase,
     store_kind,
 )
+from zehn.reading.names.clues import (
+    CORROBORATED,
+    GENERIC_CAPS,
+    REPEATED,
+    STRONG,
+    Clue,
+    name_key,
+)
+from zehn.reading.names.termhood import is_general
 from zehn.reading.outline import path_parts, path_subject, tables
-from zehn.reading.termhood import is_general
+from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
-_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_CJK = HAN_SPAN_COMPAT
 
 _TABLE_HEADER_KINDS = {
     "service": EntityKind.SERVICE, "services": EntityKind.SERVICE, "服务": EntityKind.SERVICE,

@@ -11,8 +11,8 @@ import re
 from collections import defaultdict
 from dataclasses import replace
 
-from zehn.reading.clues import name_key
 from zehn.reading.model import Entity
+from zehn.reading.names.clues import name_key
 
 # where a deployment runs, written after the component's identifier
 DEPLOYMENT_SUFFIXES = frozenset("prod production dev devel local staging stage test qa".split())

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 
-_CJK = "\u3400-\u9fff\uf900-\ufaff"
+from zehn.reading.scripts import HAN_SPAN_COMPAT
+
+_CJK = HAN_SPAN_COMPAT
 _ALL_CJK = re.compile(rf"[{_CJK}]+")
 AGENT_SUFFIXES = ("者", "方")
 DOMAIN_PREFIX = "服务"

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from zehn.corpus.model import SourceText
 from zehn.reading.lexicon import NOT_NAMES, is_ordinary
+from zehn.reading.names.page_clues import is_boilerplate
+from zehn.reading.names.termhood import general_zipf, is_term
 from zehn.reading.outline import code_spans, inside
-from zehn.reading.page_clues import is_boilerplate
 from zehn.reading.scripts import CJK_CHARS, has_cjk
-from zehn.reading.termhood import general_zipf, is_term
 
 
 @dataclass(frozen=True)

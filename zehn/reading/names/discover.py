@@ -4,12 +4,12 @@ Real documentation names its components in its structure more than in its prose:
 title ("Cart Service"), the file path (``services/cart.md``, ``src/cart/README.md``), a
 table of services, "the checkout service", identifiers (``CeleryExecutor``,
 ``frontend-proxy``), a proper name next to a kind word ("a database, usually PostgreSQL").
-``zehn.reading.clues`` gathers those clues per document; this module weighs them over the
+``zehn.reading.names.clues`` gathers those clues per document; this module weighs them over the
 corpus. Variants that normalise to one name ("Billing Service", "billingservice",
 "BillingService", "billing") are one entity whose aliases keep the reason each was taken
 (``Entity.evidence``); different kinds never merge. Precision comes first: a clue that is
 weak alone (a lowercase "the quote service") needs a second one. A name that is also an
-ordinary English word binds only where the text marks it (``zehn.reading.binding``).
+ordinary English word binds only where the text marks it (``zehn.reading.names.binding``).
 Everything found is marked ``origin="discovered"``; a catalog, where there is one, wins.
 """
 
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from zehn.corpus.model import Progress, Sentence, SourceText
-from zehn.reading.binding import Binder
-from zehn.reading.catalog import Catalog
-from zehn.reading.clues import (
+from zehn.corpus.model import SourceText
+from zehn.reading.lexicon import head_of
+from zehn.reading.model import Entity
+from zehn.reading.names.clues import (
     CORROBORATED,
     EVIDENCE,
     REPEATED,
@@ -33,14 +33,12 @@ from zehn.reading.clues import (
     proper_uses,
     prose_clues,
 )
-from zehn.reading.clues_zh import in_house_names, is_cjk_word, role_variants
-from zehn.reading.lexicon import CJK_HEADS, head_of
-from zehn.reading.model import Entity, Mention
-from zehn.reading.outline import headings, path_subject
-from zehn.reading.page_clues import is_boilerplate, page_clues
-from zehn.reading.proper_names import corpus_names
-from zehn.reading.termhood_zh import bound_to_head
-from zehn.reading.variants import fold_instances
+from zehn.reading.names.clues_zh import in_house_names, is_cjk_word, role_variants
+from zehn.reading.names.page_clues import is_boilerplate, page_clues
+from zehn.reading.names.proper_names import corpus_names
+from zehn.reading.names.termhood_zh import bound_to_head
+from zehn.reading.names.variants import fold_instances
+from zehn.reading.outline import path_subject
 from zehn.reading.vocabulary import EntityKind
 
 MIN_CODE_LIKE_USES = 2
@@ -61,8 +59,6 @@ _NAME_PRIORITY = {
 # kinds a proper name's repeated use may confirm ("a Valkey caching service"): infrastructure
 _INFRA = frozenset({EntityKind.DATASTORE, EntityKind.TOPIC, EntityKind.COMPONENT})
 _OWNERS = frozenset({EntityKind.TEAM, EntityKind.CUSTOMER})
-_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-_MARKUP = re.compile(r"^[\s`*_\[\"“]+|[\s`*_\]\"”:]+$")
 
 
 def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
@@ -192,7 +188,7 @@ def _chinese_terms_bound(clues: list[Clue], documents: Sequence[SourceText]) -> 
 
 def _organisation_clues(document: SourceText) -> Iterator[Clue]:
     """ "阿里内部并没有采用 X": an organisation, named where it does something in house
-    (``zehn.reading.clues_zh``); like any phrase it needs repeating."""
+    (``zehn.reading.names.clues_zh``); like any phrase it needs repeating."""
     for sentence in document.sentences:
         for name in in_house_names(sentence.text):
             why = f"organisation {name!r} ('{name}内部', in house)"
@@ -201,7 +197,7 @@ def _organisation_clues(document: SourceText) -> Iterator[Clue]:
 
 def _add_variants(by_key: dict[str, list[Clue]], documents: Sequence[SourceText]) -> None:
     """Each Chinese role name's other spellings that the corpus uses (服务提供方: 提供者 …,
-    ``zehn.reading.clues_zh``), as evidence of its entity; a spelling another name already
+    ``zehn.reading.names.clues_zh``), as evidence of its entity; a spelling another name already
     owns stays with that one."""
     text = "\n".join(d.text for d in documents if not is_boilerplate(d))
     for group in list(by_key.values()):
@@ -338,7 +334,7 @@ def _proper_clues(documents: Sequence[SourceText]) -> list[Clue]:
 
 def _corpus_name_clues(documents: Sequence[SourceText]) -> list[Clue]:
     """Proper names the corpus repeats and general language rarely uses ("the Querier fans
-    out …", "由 Master 分配给 Worker"): a name alone (``zehn.reading.proper_names``); the kind
+    out …", "由 Master 分配给 Worker"): a name alone (``zehn.reading.names.proper_names``); the kind
     comes from other clues where there are any."""
     return [
         Clue(name, None, "proper", why, "", STRONG) for name, _, _, why in corpus_names(documents)
@@ -497,108 +493,3 @@ def _priority(clue: Clue) -> int:
 def _form_key(form: str) -> str:
     """Forms the binder cannot tell apart (case, spaces, ``-`` and ``_``)."""
     return re.sub(r"[\s_\-\u2010-\u2015]+", " ", form.lower()).strip()
-
-
-# --- what a document is about ----------------------------------------------------------------
-
-
-# the last tuple of entities indexed and its index: a corpus asks once per document with the
-# same tuple, and indexing 10k entities per document was most of a synthetic build's time
-_LAST_INDEX: list[tuple[tuple[Entity, ...], dict[str, list[Entity]]]] = []
-
-
-def _by_key(entities: Iterable[Entity]) -> dict[str, list[Entity]]:
-    if isinstance(entities, tuple):
-        if _LAST_INDEX and _LAST_INDEX[0][0] is entities:
-            return _LAST_INDEX[0][1]
-        index = _index_by_key(entities)
-        _LAST_INDEX[:] = [(entities, index)]
-        return index
-    return _index_by_key(entities)
-
-
-def _index_by_key(entities: Iterable[Entity]) -> dict[str, list[Entity]]:
-    index: dict[str, list[Entity]] = defaultdict(list)
-    for entity in entities:
-        for form in {entity.name, *entity.aliases}:
-            key = name_key(form)
-            if key and entity not in index[key]:
-                index[key].append(entity)
-    return dict(index)  # read only: a missing key must not grow it
-
-
-def _named(text: str, index: dict[str, list[Entity]]) -> Entity | None:
-    """The one entity ``text`` (a title or heading, maybe with a kind head) names, or None."""
-    text = _MARKUP.sub("", _PAREN.sub("", " ".join(text.split())))
-    candidates = index.get(name_key(text), [])
-    kind = None
-    if not candidates:
-        words = text.split()
-        head = head_of(words[-1]) if len(words) > 1 else None
-        cjk = next((h for noun, h in CJK_HEADS.items() if text.endswith(noun)), None)
-        head = head or cjk
-        if head is not None:
-            bare = " ".join(words[:-1]) if head is not cjk else text[: -len(cjk.noun)]
-            candidates, kind = index.get(name_key(bare), []), head.kind
-    if kind is not None:
-        candidates = [e for e in candidates if e.kind == kind] or candidates
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def document_subject(document: SourceText, entities: Sequence[Entity]) -> tuple[Entity, str] | None:
-    """The entity ``document`` is about and why: its page title names it ("page title 'Cart
-    Service'"), else its file path does ("file path services/cart")."""
-    index = _by_key(entities)
-    title = " ".join(document.title.split())
-    entity = _named(title, index) if title else None
-    subject = path_subject(document.doc_id)
-    if entity is not None and not (subject and name_key(title) == name_key(subject[0])):
-        return entity, f"page title {title!r}"
-    if subject is not None:
-        stem, folders = subject
-        found = _named(stem.replace("-", " "), index) or index_one(index, stem)
-        if found is not None:
-            return found, "file path " + "/".join((*folders[-1:], stem))
-    return (entity, f"page title {title!r}") if entity is not None else None
-
-
-def index_one(index: dict[str, list[Entity]], name: str) -> Entity | None:
-    found = index.get(name_key(name), [])
-    return found[0] if len(found) == 1 else None
-
-
-def heading_entities(
-    document: SourceText, entities: Sequence[Entity]
-) -> list[tuple[int, int, Entity, str]]:
-    """Each heading that names one entity (alone, or with its kind: "Cart", "Cart Service"):
-    its span (document offsets), the entity, and the reason ("heading 'Cart Service'")."""
-    index = _by_key(entities)
-    found: list[tuple[int, int, Entity, str]] = []
-    for heading in headings(document):
-        entity = _named(heading.text, index)
-        if entity is not None:
-            found.append((heading.start, heading.end, entity, f"heading {heading.text!r}"))
-    return found
-
-
-# --- binding a corpus ------------------------------------------------------------------------
-
-
-def bind_corpus(
-    documents: Sequence[SourceText], catalog: Catalog | None, progress: Progress | None = None
-) -> tuple[tuple[Entity, ...], list[tuple[Sentence, list[Mention]]]]:
-    """The entities (catalog, else discovered) and every sentence with its bound mentions.
-
-    Without a catalog, a document's subject binds in it by its plain name too ("cart" on the
-    cart service's page).
-    """
-    entities = catalog.entities if catalog else discover_entities(documents)
-    binder = Binder(entities)
-    bound: list[tuple[Sentence, list[Mention]]] = []
-    for document in documents:
-        subject = None if catalog else document_subject(document, entities)
-        subjects = (subject[0].id,) if subject else ()
-        bound.extend((s, binder.bind(s, subjects=subjects)) for s in document.sentences)
-        if progress:
-            progress(1)
-    return tuple(entities), bound

@@ -24,14 +24,14 @@ from typing import Any
 import yaml
 
 from zehn.errors import CatalogError
-from zehn.reading import safe_yaml
 from zehn.reading.model import Entity
+from zehn.reading.names import safe_yaml
 from zehn.reading.vocabulary import ENTITY_KINDS
 
 
 def load_yaml(text: str) -> Any:
     """Safe YAML (catalogs, gold labels), parsed by libyaml where it is installed and built
-    from its events where the document is plain (``zehn.reading.safe_yaml``)."""
+    from its events where the document is plain (``zehn.reading.names.safe_yaml``)."""
     return safe_yaml.load_yaml(text)
 
 

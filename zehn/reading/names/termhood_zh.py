@@ -8,7 +8,7 @@ verb, not part of the name (调用 in 调用支付服务). A term stated as a wh
 sentence — its subject, or the object of a preposition — names a component even once; said
 elsewhere it only confirms a name found otherwise. A name made of general-language words
 alone (其他服务, 所有服务) is none. The rows below are this language's data; the mechanism
-is the English "the X service" one (``zehn.reading.clues``).
+is the English "the X service" one (``zehn.reading.names.clues``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ import jieba  # type: ignore[import-untyped]
 import jieba.posseg as pseg  # type: ignore[import-untyped]
 
 from zehn.reading.lexicon import CJK_HEADS, names_a_thing
-from zehn.reading.termhood import is_general
+from zehn.reading.names.termhood import is_general
+from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 jieba.setLogLevel(logging.WARNING)
 
-_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_CJK = HAN_SPAN_COMPAT
 MAX_NAME_CHARS = 4  # 购物车, 风控, 注册: a component's Chinese name before its head
 # parts of speech that end a name read backwards: prepositions, conjunctions, particles,
 # pronouns, adverbs, numbers, measure words, directions, times, punctuation

@@ -12,9 +12,9 @@ from pathlib import Path
 from zehn.corpus.loaders import iter_source_files, load_file
 from zehn.corpus.model import Sentence, SourceText
 from zehn.errors import CorpusError, SourceError
-from zehn.reading.catalog import catalog_yaml
-from zehn.reading.discover import bind_corpus
 from zehn.reading.model import Entity
+from zehn.reading.names.catalog import catalog_yaml
+from zehn.reading.names.subjects import bind_corpus
 from zehn.reading.split import chunk_sentences, split_sentences
 
 
@@ -27,7 +27,7 @@ class Suggestion:
     first_sentence: Sentence | None
 
     def to_entry(self) -> dict[str, object]:
-        """The catalog entry (``zehn.reading.catalog`` reads name, kind, aliases; the rest
+        """The catalog entry (``zehn.reading.names.catalog`` reads name, kind, aliases; the rest
         documents the suggestion for the analyst who curates it)."""
         entry: dict[str, object] = {
             "name": self.entity.name,
