@@ -42,3 +42,20 @@ def test_an_identifier_filling_a_template_slot_is_no_entity() -> None:
 def test_the_same_identifier_outside_a_slot_is_still_read() -> None:
     text = "The `vault-path` service signs tokens.\nThe `vault-path` service rotates keys.\n"
     assert name_key("vault-path") in _found(text, text)
+
+
+def test_link_targets_and_urls_name_nothing() -> None:
+    anchor = "See [the standby notes](deploy.md#quiet-standby) before you fail over.\n"
+    label = "Read [how to front it][spare-relay] first.\n"
+    definition = "\n[spare-relay]: deploy.md#spare\n"
+    url = "Fetch it from https://example.org/tools/pocket-tracer/ and install it.\n"
+    found = _found(anchor * 2, label * 3 + definition, url * 2, anchor + url + label)
+    for slug in ("quiet-standby", "pocket-tracer"):
+        assert name_key(slug) not in found, slug
+    # a reference's definition keeps its label once: used once, it is no name
+    assert name_key("spare-relay") not in found
+
+
+def test_an_identifier_in_the_link_text_is_still_read() -> None:
+    text = "The [`quiet-relay`](relay.md) service signs tokens.\nThe `quiet-relay` service rotates keys.\n"
+    assert name_key("quiet-relay") in _found(text, text)

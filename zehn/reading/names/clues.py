@@ -150,12 +150,23 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
         yield from _phrases(document.doc_id, text, heading)
         yield from _cjk_phrases(document.doc_id, text, heading)
         yield from _chinese_terms(document.doc_id, text, heading)
-        yield from _identifiers(document.doc_id, text)
+        yield from _identifiers(document.doc_id, _links_masked(text))
         yield from _emphasised(document.doc_id, text)
         if match := _TAG.match(text):
             tag = match.group(1)
             why = f"changelog tag [{tag}]"
             yield Clue(tag, None, "tag", why, document.doc_id, EVIDENCE)
+
+
+# where a link points, not what the text names: "](#warm-standby)", "][reverse-proxy]",
+# "<https://…>", a bare URL (a reference's definition line keeps its label: it is written once)
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|\]\[[^\]\n]*\]|<?\b(?:https?|ftp)://[^\s>)]+>?")
+
+
+def _links_masked(text: str) -> str:
+    """``text`` with link targets and URLs blanked (same length): an anchor or a reference
+    label (``#warm-standby``, ``[reverse-proxy]``) is a section's slug, not a name."""
+    return _LINK_TARGET.sub(lambda m: " " * len(m.group()), text)
 
 
 def _file_name_title(document: SourceText) -> str:
