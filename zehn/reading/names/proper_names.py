@@ -75,11 +75,11 @@ def name_shape(word: str, lang: str) -> bool:
     return not (_ACTIVITY.search(word) or _FIELD_HUMP.search(word) or _NOT_A_THING.search(word))
 
 
-def _as_command(word: str, text: str) -> bool:
+def _as_command(word: str, runs: Counter[str]) -> bool:
     """The corpus writes the word in lower case (commands, paths, packages: ``docker run``,
-    ``k8s/kubernetes``) half as often as it names it: a tool, not a component."""
-    lower = len(re.findall(rf"(?<![A-Za-z0-9]){word.lower()}(?![A-Za-z0-9])", text))
-    return lower * 2 > len(re.findall(rf"(?<![A-Za-z0-9]){word}(?![A-Za-z0-9])", text))
+    ``k8s/kubernetes``) half as often as it names it: a tool, not a component. ``runs``
+    counts the corpus's letter-and-digit runs, so each spelling is one look-up."""
+    return runs[word.lower()] * 2 > runs[word]
 
 
 def _uses(document: SourceText) -> Iterator[tuple[str, str]]:
@@ -122,12 +122,14 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
         by_word[word] += count
         langs[word][lang] += count
     text = "\n".join(d.text for d in documents)
+    words = set(re.findall(r"\w+", text))  # a word stands alone where it is one of these
     for word in list(by_word):  # "Queriers" is used as "Querier"; "Dags" as "Dag"
         if word.endswith("s") and word[:-1] in by_word:
             by_word[word[:-1]] += by_word.pop(word)
             docs[word[:-1]] |= docs[word]
-        elif word.endswith("s") and re.search(rf"\b{word[:-1]}\b", text):
+        elif word.endswith("s") and word[:-1] in words:
             del by_word[word]  # a name is singular
+    runs = Counter(re.findall(r"[A-Za-z0-9]+", text))
     out: list[tuple[str, int, int, str]] = []
     for word, count in by_word.items():
         lang = langs[word].most_common(1)[0][0]
@@ -136,7 +138,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             continue
         if not rows.ordinary and is_ordinary(word):
             continue
-        if _as_command(word, text):
+        if _as_command(word, runs):
             continue
         zipf = general_zipf(word.lower())
         if zipf > rows.max_general or not is_term(word.lower(), count, total):
