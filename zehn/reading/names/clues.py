@@ -29,7 +29,7 @@ from zehn.reading.lexicon import (
 from zehn.reading.names.termhood import is_general
 from zehn.reading.names.termhood_zh import chinese_terms
 from zehn.reading.outline import code_spans, headings, inside, path_parts
-from zehn.reading.scripts import HAN_SPAN_COMPAT
+from zehn.reading.scripts import HAN_SPAN_COMPAT, has_cjk
 from zehn.reading.vocabulary import EntityKind
 
 STRONG = 1  # one clue is enough
@@ -411,6 +411,8 @@ def _cjk_phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
     """ "Redis 注册中心", "Zookeeper 注册中心": a Latin name before a Chinese head. A head that
     only says what the name is ("Dubbo 缓存") needs repeating; "服务" after a Latin name is
     usually "a service built with it" ("Dubbo 服务") and is not read."""
+    if not has_cjk(text):  # every head is Chinese: an English sentence has none to find
+        return
     for match in _CJK_HEAD.finditer(text):
         name, noun = match.group(1), match.group(2)
         head = CJK_HEADS[noun]
