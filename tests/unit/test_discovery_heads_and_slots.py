@@ -59,3 +59,29 @@ def test_link_targets_and_urls_name_nothing() -> None:
 def test_an_identifier_in_the_link_text_is_still_read() -> None:
     text = "The [`quiet-relay`](relay.md) service signs tokens.\nThe `quiet-relay` service rotates keys.\n"
     assert name_key("quiet-relay") in _found(text, text)
+
+
+_ZORBLE = (
+    "Zorble keeps every row in three copies.\nWe run Zorble on each host.\n"
+    "Data lands in Zorble within a second.\n"
+)
+
+
+def test_a_proper_name_with_capitalised_words_after_it_is_one_name() -> None:
+    english = "You import files with Zorble Lightning before you start.\n"
+    headed = "Open Zorble Dashboard to see each Zorble HTAP query.\n"
+    chinese = "使用 Zorble Operator 部署集群，Zorble 会自动扩容。\n"
+    found = _found(
+        _ZORBLE + english + headed + chinese,
+        _ZORBLE + english * 2 + headed * 2 + chinese * 2,
+    )
+    for name in ("Zorble", "Zorble Lightning", "Zorble Dashboard", "Zorble Operator"):
+        assert name_key(name) in found, name
+    assert name_key("Zorble HTAP") not in found  # an all-capital word: a concept of it
+
+
+def test_a_compound_used_in_one_document_or_once_is_not_a_name() -> None:
+    once = "Zorble Beacon restarted once.\n"
+    found = _found(_ZORBLE * 2 + once * 3, _ZORBLE * 2 + "We saw Zorble Lantern once.\n")
+    assert name_key("Zorble") in found
+    assert name_key("Zorble Beacon") not in found and name_key("Zorble Lantern") not in found

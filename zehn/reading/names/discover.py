@@ -35,7 +35,7 @@ from zehn.reading.names.clues import (
 )
 from zehn.reading.names.clues_zh import in_house_names, is_cjk_word, role_variants
 from zehn.reading.names.page_clues import is_boilerplate, page_clues
-from zehn.reading.names.proper_names import corpus_names
+from zehn.reading.names.proper_names import corpus_compounds, corpus_names
 from zehn.reading.names.termhood_zh import bound_to_head
 from zehn.reading.names.variants import fold_instances
 from zehn.reading.outline import path_subject
@@ -336,9 +336,9 @@ def _corpus_name_clues(documents: Sequence[SourceText]) -> list[Clue]:
     """Proper names the corpus repeats and general language rarely uses ("the Querier fans
     out …", "由 Master 分配给 Worker"): a name alone (``zehn.reading.names.proper_names``); the kind
     comes from other clues where there are any."""
-    return [
-        Clue(name, None, "proper", why, "", STRONG) for name, _, _, why in corpus_names(documents)
-    ]
+    names = corpus_names(documents)
+    compounds = corpus_compounds(documents, [name for name, *_ in names])
+    return [Clue(name, None, "proper", why, "", STRONG) for name, _, _, why in names + compounds]
 
 
 def _accepted(group: list[Clue]) -> bool:

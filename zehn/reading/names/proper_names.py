@@ -150,3 +150,38 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
         )
         out.append((word, count, len(docs[word]), why))
     return out
+
+
+# a proper name followed by one or two capitalised words: "TiDB Lightning", "Zulip Cloud"
+_FOLLOWING = re.compile(r"(?: [A-Z][a-z][A-Za-z0-9]*){1,2}(?![A-Za-z0-9_/@-]|\.\w)")
+MIN_COMPOUND_USES = 3
+
+
+def corpus_compounds(
+    documents: Sequence[SourceText], names: Sequence[str]
+) -> list[tuple[str, int, int, str]]:
+    """(name, uses, documents, why) for each multi-word name made of a proper name the corpus
+    repeats (``corpus_names``) and the capitalised words written after it ("TiDB Lightning",
+    "PingCAP Clinic"), used at least three times in two documents: a product's own part, kept
+    whole. An all-capital word after it is a concept of it ("TiDB HTAP"), not read."""
+    starts = re.compile(rf"(?<![A-Za-z0-9_./@$#:-])({'|'.join(map(re.escape, names))})")
+    uses: Counter[str] = Counter()
+    docs: dict[str, set[str]] = defaultdict(set)
+    for document in documents:
+        if not names or is_boilerplate(document):
+            continue
+        code = code_spans(document.text)
+        for sentence in document.sentences:
+            if inside(code, sentence.start):
+                continue
+            for match in starts.finditer(sentence.text):
+                following = _FOLLOWING.match(sentence.text, match.end())
+                if following is not None:
+                    compound = match.group(1) + following.group()
+                    uses[compound] += 1
+                    docs[compound].add(document.doc_id)
+    return [
+        (name, count, len(docs[name]), f"proper name {name!r} used {count} times")
+        for name, count in uses.items()
+        if count >= MIN_COMPOUND_USES and len(docs[name]) >= 2
+    ]
