@@ -11,7 +11,9 @@ cue, Y the mention after it or after its tail, Z the agent after a later "by"):
 ======================================================  =================  ===================
 form                                                    predicate          edge
 ======================================================  =================  ===================
-X calls / invokes / requests Y; X sends requests to Y   CALLS              X → Y
+X calls / invokes / requests Y; X sends / makes /      CALLS              X → Y
+  issues (an HTTP) request to Y; X is / acts as a
+  client of / to Y
 X talks to / interacts with / communicates with /       CALLS              X → Y
   connects to Y; X calls out to Y
 X listens to / on Y; X consumes / subscribes to Y       CONSUMES_FROM      X → Y
@@ -42,6 +44,8 @@ X is backed / powered by Y; X is built / based on Y;    DEPENDS_ON         X →
   through/via Y                                                              cannot work
                                                                              without Y)
 X has / needs / requires (direct) access to Y           DEPENDS_ON         X → Y
+X runs on top of Y; X is embedded / bundled in Y        DEPENDS_ON         X → Y
+X is implemented / written in Y                         USES               X → Y
 X uses / leverages / utilizes / employs Y               USES               X → Y
 … X <cue> … via / through Y (a means of X's clause)     USES               X → Y (subject
                                                                              carried, never
@@ -163,7 +167,8 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", Predicate.DEPENDS_ON, tail=r"from"),
     _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", Predicate.DEPENDS_ON),
     _cue(r"calls?|called|calling|invokes?|invoked", Predicate.CALLS),
-    _cue(r"sends?\s+(?:an?\s+)?requests?|requests?", Predicate.CALLS, tail=r"to|from"),
+    _cue(r"(?:sends?|sending|sent|makes?|making|made|issues?|issuing)\s+(?:an?\s+|the\s+)?"
+         r"(?:[\w-]+\s+)?requests?|requests?", Predicate.CALLS, tail=r"to|from"),
     _cue(r"feeds?|feeding", Predicate.FEEDS, tail=r"to|into"),
     _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
     _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),
@@ -202,6 +207,14 @@ CUES: tuple[Cue, ...] = (
          r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"
          r"|calls?\s+out\s+to|reach(?:es)?\s+out\s+to", Predicate.CALLS),
     _cue(r"proxies|proxying", Predicate.CALLS, tail=r"to"),
+    # a client of Y calls Y: "X is a client of Y", "X acts as the gRPC client to Y"
+    _cue(r"(?:is|are|was|were|acts?\s+as|acting\s+as|serves?\s+as)\s+(?:an?\s+|the\s+)?"
+         r"(?:[\w-]+\s+){0,2}?clients?\s+(?:of|to|for)", Predicate.CALLS),
+    # what a component is made on: "X runs on top of Y"
+    _cue(r"(?:runs?|running|sits?|sitting|is\s+layered)\s+on\s+top\s+of", Predicate.DEPENDS_ON),
+    # what it is made with: "X is implemented in Y", "X is embedded in Y"
+    _cue(_BE + r"(?:implemented|written)\s+(?:in|with)", Predicate.USES),
+    _cue(_BE + r"(?:embedded|bundled)\s+(?:in|into|inside|within)", Predicate.DEPENDS_ON),
     # a role taken for what follows: "X is used as a reverse proxy for A, B and C", "X acts as
     # a gateway in front of A" — X handles their requests, as "A is proxied by X" says
     _cue(r"(?:" + _BE + r"used|acts?|acting|serves?|serving|works?)\s+as\s+an?\s+"
@@ -418,6 +431,10 @@ DEFINITION_GAP = re.compile(
     r"|before|until|unless|whereas|whether)\b)[^;:.!?()]{1,120}$",
     re.IGNORECASE,
 )
+# A label and its description's verb right after it: "X: connects to Y" (a statement in the third
+# person; "x: consume events from Y", a change title in the imperative, states nothing yet).
+LABEL_GAP = re.compile(r"^\s*(?:[-–—]|:)\s+$")
+THIRD_PERSON = re.compile(r"[a-z]+(?<!s)s\b|[a-z]+ss?es\b", re.IGNORECASE)
 # What opens a sentence before its subject: markup, list markers ("[10][12]", "3."; with
 # the brackets read as markup, a bare number), a determiner.
 SENTENCE_OPENING = re.compile(

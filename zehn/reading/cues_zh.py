@@ -16,7 +16,9 @@ predicate per form, chosen for what the sentence's subject does to the object:
 - A 把/将 … 写入/存储到/保存到/存入 X: WRITES_TO X (the 把 object is the data)
 - A 发送/推送/汇报/上报/返回/通知/单播/下发 … 到/至/给 X, A 向 X 发送/汇报,
   A 通知 X: FEEDS X, or PUBLISHES_TO X when X is a topic (:data:`BY_OBJECT_KIND`)
-- A 基于/依托 X 实现/构建/开发; 基于 X 实现的 A; A 构建在/运行在 X 上: DEPENDS_ON
+- A 基于/依托 X 实现/构建/开发; 基于 X 实现的 A; A 构建在/运行在 X 上; A 内置于/集成在/
+  嵌入到 X (中): DEPENDS_ON
+- A 分发/派发/分配 … 给/至 X (work handed out): FEEDS X; A 通过 X 进行/实现/完成 …: USES X
 - X 由 A 负责/维护 (OWNS) and A 使用/采用 X 的 … (USES) were in ``cues`` already.
 
 A hand-over verb, a registration, a write and a broadcast take their object
@@ -76,7 +78,7 @@ def _to(verbs: str) -> str:
 # verbs that hand something over (the older 发送到/推送到 cues included)
 _SEND = (
     r"(?:发送|转发)(?![^，。；！？,;]{0,12}?请求|方|者|端)|推送|汇报|上报|上传|回传|返回(?!值|码)"
-    r"|通知|单播|下发"
+    r"|通知|单播|下发|分发|派发|分配"
 )
 _SENT = re.compile(r"(?:发送|推送|汇报|上报|上传|回传|返回|通知|单播|下发|转发)(?:到|至|给)?$")
 # a request handed over is a call: "发送扣减请求到 X", "把请求转发给 X"
@@ -85,7 +87,7 @@ _REGISTER = r"注册(?!中心|表|码|信息)|登记"
 _THROUGH = r"通过|经由|借助|利用"
 _MEANS_VERBS = (
     r"调用|访问|连接|通信|通讯|交互|发送|获取|读取|查询|写入|注册|订阅|请求|推送|通知|同步"
-    r"|感知|发现"
+    r"|感知|发现|进行|实现|完成"
 )
 _WITH = r"(?<![给参])(?:与|跟)"
 _INTERACT = r"交互|通信|通讯|对接|建立连接|建立长连接|连接|握手"
@@ -136,6 +138,7 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(r"(?<![长短])(?:连接|连)(?:到|至|上)|直连|(?<![长短])连接" + _NOT_A_LINK, (_CALLS,)),
     ZhCue(r"访问(?!量|权限|控制|日志|频率|压力|次数|地址|的)", (Predicate.CALLS,)),
     ZhCue(r"(?:构建|建立|运行|部署|搭建)(?:在|于)", (Predicate.DEPENDS_ON,)),
+    ZhCue(r"(?:内置|内嵌|嵌入|集成)(?:在|于|到)", (Predicate.DEPENDS_ON,)),  # a part of X
     ZhCue(_OUTAGE + _then(_UNUSABLE), (Predicate.AFFECTS,)),
     ZhCue(r"负责" + _RUN + r"(?:\s*[，、,和及与或]\s*" + _RUN + r")*", (Predicate.USES,)),
 )  # fmt: skip
@@ -158,7 +161,8 @@ def predicates_for(predicates: tuple[str, ...], stated: str, object_id: str) -> 
 ZH_MORE_GLUE = re.compile(
     r"(?:在)?(?:启动|停止|关闭|重启|上线|下线|初始化|部署|宕机|恢复|退出)(?:时|后|前|之后|之前|以后|期间|过程中)"
     r"|[`*_“”‘’「」『』《》\"']"  # markup around names: "`A`、`B` 都依赖 `C`"
-    r"|实例|集群|节点|进程|服务器|服务端"  # the entity itself: "订单服务实例都会连接到 …"
+    # the entity itself: "订单服务实例都会连接到 …", "A 服务启动时向 B 注册"
+    r"|实例|集群|节点|进程|服务器|服务端|服务(?=[在启停关重上下初部宕恢退]|$)"
     r"|把(?=\s*$)"  # "A 会把请求转发给 B"
     rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"

@@ -457,6 +457,14 @@ def number_variants(word: str) -> tuple[str, ...]:
     return (plural,)
 
 
+# What a component exposes or keeps, read as the component itself after a possessive: "reads
+# Y's data", "calls Y's API", "on top of Y's remote-read API" (Y is the other end).
+OWNER_FACES = frozenset(
+    """api apis endpoint endpoints interface interfaces port ports data metrics logs state
+    config configuration output events http grpc rest remote-read remote-write""".split()
+)
+
+
 def head_of(noun: str) -> Head | None:
     """The head ``noun`` is (either number, any case), or None."""
     return HEADS.get(singular(noun))

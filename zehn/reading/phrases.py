@@ -113,6 +113,10 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
         start = tail_object_start(text, objects, hit.end, cue.tail)
     if start is None:
         return None, hit.end
+    first = next(m for m in objects if m.start >= start)
+    owned = relations_zh.possessed(text, objects, first) if cue.cjk else None
+    if owned is not None:
+        start = owned.start  # "调用 A 的 B": B
     group, end = list_from(text, [m for m in objects if m.start >= start])
     group = [m for m in group if not _modifies_artifact(text, m.end)]
     if not group:

@@ -51,6 +51,7 @@ from zehn.reading.cues import (
     INSTANCE_CLOSE,
     INSTANCE_GAP,
     INSTEAD_OF,
+    LABEL_GAP,
     MEANS_GAP,
     MESSAGING,
     MIDDLE_JOIN,
@@ -66,6 +67,7 @@ from zehn.reading.cues import (
     SERIES_GAP,
     SUBJECT_DESCRIPTION,
     SUBJECT_GLUE,
+    THIRD_PERSON,
     URL,
     VERB_PHRASE_GAP,
     ZH_A_NOT_A,
@@ -516,8 +518,8 @@ def _series_subject(
     between = text[group[-1].end : position]
     if _mentions_between(mentions, group[-1].end, position):
         return None, ""
-    if DEFINITION_GAP.match(_plain(between)) and len(group) == 1 and not opener.zero_width:
-        return group, between  # "X - process the tasks and run using Y"
+    if len(group) == 1 and not opener.zero_width and _defines(text, between, position):
+        return group, between  # "X - process the tasks and run using Y", "X: connects to Y"
     if participle and VERB_PHRASE_GAP.match(_plain(between)):
         return group, between  # "X starts a new process using Y"
     if SERIES_AND.match(_plain(between)):
@@ -527,6 +529,15 @@ def _series_subject(
     if not SERIES_GAP.match(_plain(between)):
         return None, ""
     return group, between[between.rfind(",") + 1 :]
+
+
+def _defines(text: str, between: str, position: int) -> bool:
+    """Whether the words after a sentence's opening name describe it: "X - process the tasks
+    …", or a third-person verb right after "X:" ("X: connects to Y")."""
+    plain = _plain(between)
+    if DEFINITION_GAP.match(plain):
+        return True
+    return bool(LABEL_GAP.match(plain)) and THIRD_PERSON.match(text, position) is not None
 
 
 def _described(gap: str) -> str | None:

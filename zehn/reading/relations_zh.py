@@ -194,6 +194,18 @@ def object_modifier(raw: str) -> bool:
     return bool(_OBJECT_MODIFIER.fullmatch(raw))
 
 
+_OWNER_OF = re.compile(r"\s*的\s*$")
+
+
+def possessed(text: str, mentions: Sequence[S], owner: S) -> S | None:
+    """The thing an object owns, named right after it ("调用 A 的 B": B is called, A only
+    says whose), or None."""
+    after = next((m for m in mentions if m.start >= owner.end and m.start != m.end), None)
+    if after is None or not _OWNER_OF.match(text[owner.end : after.start]):
+        return None
+    return possessed(text, mentions, after) or after
+
+
 def capability(gap: str) -> bool:
     """能, 仍能, 可: hedged like 可以."""
     return bool(ZH_MORE_MODAL.search(gap))

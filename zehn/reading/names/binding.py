@@ -34,6 +34,7 @@ from typing import NamedTuple, Protocol
 
 from zehn.corpus.model import Sentence
 from zehn.reading.lexicon import (
+    OWNER_FACES,
     head_of,
     is_ordinary,
     is_ordinary_phrase,
@@ -282,8 +283,9 @@ class Binder:
     ) -> list[Mention]:
         """A possessor is no mention of its own: "Celery's result backend" names the result
         backend, not Celery. The noun phrase after "'s" binds where it is a name (an
-        ordinary-word name is marked by its possessor); the possessor is dropped either way,
-        so a relation with the possessed thing is never read as one with its owner."""
+        ordinary-word name is marked by its possessor); the possessor is dropped then, so a
+        relation with the possessed thing is never read as one with its owner. What an owner
+        exposes or keeps ("Y's API", "Y's data": ``OWNER_FACES``) is the owner itself."""
         text, out = sentence.text, []
         for mention in mentions:
             end = mention.end - sentence.start
@@ -298,7 +300,9 @@ class Binder:
             if at == len(split.words):
                 continue
             found = self._longest_at(text, split, at, subjects, possessor=True)
-            if found is not None:
+            if found is None and _owner_face(split.words[at : at + 3]):
+                out.append(mention)  # "Y's API": Y's own face, so Y is the end
+            elif found is not None:
                 n, forms, _mark = found
                 start, stop = split.offsets[2 * at + 1], split.offsets[2 * (at + n)]
                 out.append(self._mention(sentence, start, stop, forms, "its possessor"))
@@ -576,3 +580,9 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     before = "" if _CJK_CHAR.match(name[0]) else f"(?<!{_LATIN_WORD})"
     after = "" if _CJK_CHAR.match(name[-1]) else f"(?!{_LATIN_WORD})"
     return re.compile(before + re.escape(name) + after, re.IGNORECASE)
+
+
+def _owner_face(words: Sequence[str]) -> bool:
+    """Whether a possessed phrase is what its owner exposes or keeps ("API", "reload
+    endpoint", "HTTP and remote-read APIs"): one of its first three words is in the list."""
+    return any(w.lower() in OWNER_FACES for w in words)
