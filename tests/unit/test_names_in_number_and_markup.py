@@ -86,6 +86,27 @@ def test_a_discovered_capitalised_name_that_is_no_english_word_binds_in_any_case
     assert _bound(binder, "Then the garden retries.") == []  # "garden" is English: case counts
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Next we extend the Garden to retry.",
+        "Queries reach our Gardens first.",
+        "Restart both Garden replicas, then wait.",
+    ],
+)
+def test_an_ordinary_word_name_capitalised_mid_sentence_is_written_as_a_name(text: str) -> None:
+    binder = Binder([Entity("garden", "service", origin="discovered")])
+    assert [entity for _, entity in _bound(binder, text)] == ["service:garden"]
+
+
+@pytest.mark.parametrize(
+    "text", ["Garden beds were added.", "Then the garden retries.", "GARDEN RULES apply."]
+)
+def test_a_sentences_first_word_or_a_lower_case_word_is_no_such_mark(text: str) -> None:
+    binder = Binder([Entity("garden", "service", origin="discovered")])
+    assert _bound(binder, text) == []
+
+
 # --- possessives ------------------------------------------------------------------------------
 
 

@@ -483,6 +483,8 @@ _HEAD_AFTER = re.compile(r"^[ \t-]?([A-Za-z]+)")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 # On its own page a plain name is the subject after a definite word or a preposition ("the
 # cart", "calls cart"), not after "a" or a modifier ("a LangGraph agent", "shopping cart").
+# a lower-case word before a capitalised one: "extend the Sidecar", not a sentence's first word
+_MID_SENTENCE = re.compile(r"[a-z,;][\s\"'*_(\[]*$")
 _DEFINITE_BEFORE = re.compile(
     r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
     r"or|via|into|through|than|as|at|about|when|if|calls?|uses?|reads?|writes?)\s+$",
@@ -523,6 +525,8 @@ def _mark(
         return f"'the' before the kind word {surface!r}"
     if any(f.entity_id in subjects for f in forms) and _DEFINITE_BEFORE.search(text[:start]):
         return "the page being about it"
+    if len(words) == 1 and surface[:1].isupper() and _MID_SENTENCE.search(text[:start]):
+        return "a capital mid-sentence"  # "extend the Sidecar": written as a name
     return ""
 
 
