@@ -60,3 +60,38 @@ def test_shapes_that_are_not_names() -> None:
     assert not name_shape("MasterServer", "en")  # English CamelCase: an identifier
     for word in ("ZQXW", "GiB", "Plinkfile", "TableID", "Compaction", "vornexa"):
         assert not name_shape(word, "zh"), word
+
+
+# --- a product and the team of the same name ---------------------------------------------------
+
+
+def _product_corpus(bare_uses: int, team_sentences: list[str]) -> list[SourceText]:
+    bare = [
+        f"Traffic reaches Quelvane {i} times before the shard answers." for i in range(bare_uses)
+    ]
+    half = len(bare) // 2
+    return [
+        _doc("p.md", "\n\n".join(bare[:half] + team_sentences)),
+        _doc("q.md", "\n\n".join(bare[half:])),
+    ]
+
+
+def _kinds(documents: list[SourceText]) -> dict[str, str]:
+    return {e.name: str(e.kind) for e in discover_entities(documents) if "Quelvane" in e.name}
+
+
+def test_a_name_used_alone_far_more_than_with_its_team_word_is_the_product() -> None:
+    kinds = _kinds(_product_corpus(24, ["Ask the Quelvane team before upgrading."]))
+    assert kinds["Quelvane"] == "service"
+    assert kinds["Quelvane team"] == "team"
+
+
+def test_the_team_sentence_may_open_with_the_name() -> None:
+    kinds = _kinds(_product_corpus(30, ["The Quelvane team owns it.", "Quelvane team on-call."]))
+    assert kinds == {"Quelvane": "service", "Quelvane team": "team"}
+
+
+def test_a_team_named_about_as_often_as_alone_stays_one_team() -> None:
+    team = [f"The Quelvane team reviews change {i}." for i in range(4)]
+    kinds = _kinds(_product_corpus(6, team))
+    assert kinds == {"Quelvane": "team"}

@@ -128,6 +128,7 @@ class Clue:
     bare: str = ""  # a phrase's name words without the head ("Airflow" in "Airflow scheduler")
     head: str = ""  # a phrase's head noun, singular ("scheduler")
     closed: bool = True  # the head ends the noun ("the Kafka broker." not "Kafka broker metrics")
+    uses: int = 1  # how many uses the clue stands for (a proper name's count in the corpus)
 
 
 def prose_clues(document: SourceText) -> Iterator[Clue]:

@@ -59,6 +59,8 @@ _NAME_PRIORITY = {
 # kinds a proper name's repeated use may confirm ("a Valkey caching service"): infrastructure
 _INFRA = frozenset({EntityKind.DATASTORE, EntityKind.TOPIC, EntityKind.COMPONENT})
 _OWNERS = frozenset({EntityKind.TEAM, EntityKind.CUSTOMER})
+# a name used alone this many times as often as with its team word is a product, not the team
+BARE_OVER_OWNER = 10
 
 
 def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
@@ -328,7 +330,7 @@ def _proper_clues(documents: Sequence[SourceText]) -> list[Clue]:
             why = f"proper name used {count} times, next to the kind word {kind_word!r}"
             clues.append(Clue(word, kind, "proper", why, doc_id, STRONG))
         why = f"proper name used {count} times"
-        clues.append(Clue(word, None, "proper", why, "", CORROBORATED))
+        clues.append(Clue(word, None, "proper", why, "", CORROBORATED, uses=count))
     return clues
 
 
@@ -338,7 +340,10 @@ def _corpus_name_clues(documents: Sequence[SourceText]) -> list[Clue]:
     comes from other clues where there are any."""
     names = corpus_names(documents)
     compounds = corpus_compounds(documents, [name for name, *_ in names])
-    return [Clue(name, None, "proper", why, "", STRONG) for name, _, _, why in names + compounds]
+    return [
+        Clue(name, None, "proper", why, "", STRONG, uses=count)
+        for name, count, _, why in names + compounds
+    ]
 
 
 def _accepted(group: list[Clue]) -> bool:
@@ -390,6 +395,8 @@ def _entities(group: list[Clue]) -> list[Entity]:
     defaults = Counter(c.default_kind for c in group if c.default_kind is not None)
     fallback = defaults.most_common(1)[0][0] if defaults else EntityKind.SERVICE
     primary = kinds.most_common(1)[0][0] if kinds else fallback
+    if primary in _OWNERS and _mostly_bare(group, kinds[primary]):
+        return _bare_and_owner(group, primary, fallback)
     chosen = {primary}
     for kind, count in kinds.items():
         if kind != primary and _second_kind(kind, count, primary, kinds[primary]):
@@ -404,6 +411,23 @@ def _entities(group: list[Clue]) -> list[Entity]:
         ]
         out.append(_entity(own, kind))
     return out
+
+
+def _mostly_bare(group: list[Clue], owner_clues: int) -> bool:
+    """Whether a name is used alone far more often than with its team or customer word
+    ("Prometheus" 200 times, "the Prometheus team" once): the bare name is the product."""
+    bare = max((c.uses for c in group if c.kind is None), default=0)
+    return bare >= BARE_OVER_OWNER * max(owner_clues, 1)
+
+
+def _bare_and_owner(group: list[Clue], owner: str, fallback: str) -> list[Entity]:
+    """The product under its bare name, and the team (or customer) under its written form
+    only ("Prometheus team"): the bare name binds to the product, never to the team."""
+    owned = [c for c in group if c.kind == owner]
+    product = _entity([c for c in group if c.kind != owner], fallback)
+    written = Counter(c.written or c.name for c in owned).most_common(1)[0][0]
+    team = _entity([replace(c, name=written, written="") for c in owned], owner)
+    return [product, team] if team.name != product.name else [product]
 
 
 def _effective_in(group: list[Clue]) -> Callable[[Clue], bool]:
