@@ -100,7 +100,26 @@ def test_an_ordinary_word_name_capitalised_mid_sentence_is_written_as_a_name(tex
 
 
 @pytest.mark.parametrize(
-    "text", ["Garden beds were added.", "Then the garden retries.", "GARDEN RULES apply."]
+    "text",
+    [
+        "Garden makes use of the spool.",
+        "Garden periodically calls the spool.",
+        "Garden proxies requests to the spool.",
+    ],
+)
+def test_an_ordinary_word_name_as_a_bare_subject_of_a_verb_is_a_name(text: str) -> None:
+    binder = Binder([Entity("garden", "service", origin="discovered")])
+    assert [entity for _, entity in _bound(binder, text)] == ["service:garden"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Garden beds were added.",
+        "Then the garden retries.",
+        "GARDEN RULES apply.",
+        "Garden hoses are cheap.",
+    ],
 )
 def test_a_sentences_first_word_or_a_lower_case_word_is_no_such_mark(text: str) -> None:
     binder = Binder([Entity("garden", "service", origin="discovered")])

@@ -485,6 +485,12 @@ _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 # cart", "calls cart"), not after "a" or a modifier ("a LangGraph agent", "shopping cart").
 # a lower-case word before a capitalised one: "extend the Sidecar", not a sentence's first word
 _MID_SENTENCE = re.compile(r"[a-z,;][\s\"'*_(\[]*$")
+# a third-person verb right after a sentence's first word ("Sidecar makes …", "Store exposes")
+# (not a plural noun before a verb of its own: "Garden beds were added")
+_VERB_AFTER = re.compile(
+    r"\s+(?:[a-z]+ly\s+)?[a-z]{2,}(?<![su])s\b"
+    r"(?!\s+(?:are|were|is|was|have|had|can|could|will|would|should|must|may|might|do)\b)"
+)
 _DEFINITE_BEFORE = re.compile(
     r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
     r"or|via|into|through|than|as|at|about|when|if|calls?|uses?|reads?|writes?)\s+$",
@@ -525,8 +531,11 @@ def _mark(
         return f"'the' before the kind word {surface!r}"
     if any(f.entity_id in subjects for f in forms) and _DEFINITE_BEFORE.search(text[:start]):
         return "the page being about it"
-    if len(words) == 1 and surface[:1].isupper() and _MID_SENTENCE.search(text[:start]):
-        return "a capital mid-sentence"  # "extend the Sidecar": written as a name
+    if len(words) == 1 and surface[:1].isupper():
+        if _MID_SENTENCE.search(text[:start]):
+            return "a capital mid-sentence"  # "extend the Sidecar": written as a name
+        if not _LABEL_JUNK.sub("", text[:start]) and _VERB_AFTER.match(text, end):
+            return "a bare subject"  # "Sidecar makes use of …": no article, so a name
     return ""
 
 
