@@ -105,6 +105,8 @@ def test_an_ordinary_word_name_capitalised_mid_sentence_is_written_as_a_name(tex
         "Garden makes use of the spool.",
         "Garden periodically calls the spool.",
         "Garden proxies requests to the spool.",
+        "Garden: connects to the spool.",
+        "* **Garden** – reads the spool.",
     ],
 )
 def test_an_ordinary_word_name_as_a_bare_subject_of_a_verb_is_a_name(text: str) -> None:
@@ -119,6 +121,7 @@ def test_an_ordinary_word_name_as_a_bare_subject_of_a_verb_is_a_name(text: str) 
         "Then the garden retries.",
         "GARDEN RULES apply.",
         "Garden hoses are cheap.",
+        "Garden: a place of plants.",
     ],
 )
 def test_a_sentences_first_word_or_a_lower_case_word_is_no_such_mark(text: str) -> None:

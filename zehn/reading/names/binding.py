@@ -485,10 +485,11 @@ _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 # cart", "calls cart"), not after "a" or a modifier ("a LangGraph agent", "shopping cart").
 # a lower-case word before a capitalised one: "extend the Sidecar", not a sentence's first word
 _MID_SENTENCE = re.compile(r"[a-z,;][\s\"'*_(\[]*$")
-# a third-person verb right after a sentence's first word ("Sidecar makes …", "Store exposes")
+# a third-person verb right after a sentence's first word ("Sidecar makes …", "Store exposes"),
+# or after it as a label ("**Store**: exposes …")
 # (not a plural noun before a verb of its own: "Garden beds were added")
 _VERB_AFTER = re.compile(
-    r"\s+(?:[a-z]+ly\s+)?[a-z]{2,}(?<![su])s\b"
+    r"[`*_\]]*(?:\s*[:：–—-])?\s+(?:[a-z]+ly\s+)?[a-z]{2,}(?<![su])s\b"
     r"(?!\s+(?:are|were|is|was|have|had|can|could|will|would|should|must|may|might|do)\b)"
 )
 _DEFINITE_BEFORE = re.compile(
@@ -535,7 +536,7 @@ def _mark(
         if _MID_SENTENCE.search(text[:start]):
             return "a capital mid-sentence"  # "extend the Sidecar": written as a name
         if not _LABEL_JUNK.sub("", text[:start]) and _VERB_AFTER.match(text, end):
-            return "a bare subject"  # "Sidecar makes use of …": no article, so a name
+            return "a bare subject"  # "Sidecar makes use of …", "Sidecar: connects to …"
     return ""
 
 
