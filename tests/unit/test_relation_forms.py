@@ -183,3 +183,42 @@ def test_zh_an_object_owned_by_another_is_the_object_not_its_owner(
     found = read(text)
     assert edge in found
     assert not any(o == "pluvia" for _, _, o in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex 将读取请求转发给底层的存储节点 Pluvia。", ("zorbex", "CALLS", "pluvia")),
+        ("Zorbex 把数据写入存储引擎 Kestrel。", ("zorbex", "WRITES_TO", "kestrel")),
+        ("Zorbex 下发调度命令给下游组件 Pluvia。", ("zorbex", "FEEDS", "pluvia")),
+    ],
+)
+def test_zh_an_object_named_after_its_kind_noun(text: str, edge: tuple[str, str, str]) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 没有直接向磁盘写数据，而是把数据保存在 Kestrel 中。",
+        "Zorbex 并不自己保存状态，而是写入 Kestrel。",
+        "Zorbex 不在本地缓存，而是将结果存储到 Kestrel。",
+    ],
+)
+def test_zh_a_clause_after_but_rather_keeps_the_subject_and_is_not_negated(text: str) -> None:
+    sentence = Sentence("doc/forms", text, 0, len(text))
+    edges, _ = sentence_edges(sentence, BINDER.bind(sentence), "rules")
+    writes = [e for e in edges if e.rel_type == "WRITES_TO" and e.object.endswith("kestrel")]
+    assert writes and all(e.subject.endswith("zorbex") and not e.negated for e in writes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 基于 Pluvia 进行事件监听。",
+        "Zorbex 依托 Pluvia 进行选主。",
+        "Zorbex 基于 Pluvia 实现分布式锁。",
+    ],
+)
+def test_zh_what_an_action_is_based_on_is_a_dependency(text: str) -> None:
+    assert ("zorbex", "DEPENDS_ON", "pluvia") in read(text)

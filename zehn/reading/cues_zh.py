@@ -123,7 +123,7 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(_WITH + _then(_INTERACT, r"[^，。；！？,;之与跟的]{1,40}?"), (Predicate.CALLS,)),
     ZhCue(r"(?:" + _THROUGH + r")" + _then(r"广播|发布"), (Predicate.PUBLISHES_TO,)),
     ZhCue(r"(?:" + _THROUGH + r")" + _then(_MEANS_VERBS), (Predicate.USES,)),
-    ZhCue(r"(?:基于|依托于?)" + _then(_BUILD), (Predicate.DEPENDS_ON,)),
+    ZhCue(r"(?:基于|依托于?)" + _then(_BUILD + r"|进行"), (Predicate.DEPENDS_ON,)),
     # --- verb, then object (or a short filler and the tail)
     ZhCue(r"(?:注册|登记)(?:到|至|在)", (Predicate.WRITES_TO,)),
     ZhCue(_to(_REGISTER), (Predicate.WRITES_TO,), tail=r"到|至", tail_only=True),
@@ -168,11 +168,13 @@ ZH_MORE_GLUE = re.compile(
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
     r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
 )
+# A kind noun an object is named after, in apposition: "转发给底层的存储节点 X", "存储引擎 X".
+ZH_APPOSITION_NOUNS = r"节点|服务器|服务|组件|模块|引擎|数据库|集群|系统|工具|中间件"
 # Capability modals ("能", "可"): hedged like 可以 (``cues.MODAL``).
 ZH_MORE_MODAL = re.compile(r"能够|仍能|(?<![功性可])能(?!力|够)|(?<![许])可(?!以|选|用|靠|见|能)")
 # How a clause whose subject is the previous clause's may open: "，并根据负载算法直接调用 …",
 # "，同时汇报 …", "，然后写入 …", "，不影响 …" (a subjectless clause keeps the topic).
-ZH_COORDINATOR = r"(?:并且|并|同时|然后|随后|接着|之后|而且|且|再|又|也|还|就|便|则|以及|及)"
+ZH_COORDINATOR = r"(?:而是|并且|并|同时|然后|随后|接着|之后|而且|且|再|又|也|还|就|便|则|以及|及)"
 # A short adverbial phrase without a name in it: "根据负载算法", "基于长连接", "在内存中".
 # A code span may be its object: "通过 `psubscribe` 功能".
 ZH_MANNER = (
