@@ -10,6 +10,8 @@ from zehn.reading.names.clues import name_key
 from zehn.reading.names.discover import discover_entities
 from zehn.reading.names.suggest import suggest_for_path
 from zehn.reading.names.termhood import general_zipf, is_general, is_term, termhood
+from zehn.reading.references import read_corpus
+from zehn.reading.relations import sentence_edges
 from zehn.reading.split import chunk_sentences, split_sentences
 
 SIX_EN = {
@@ -120,3 +122,36 @@ def test_chinese_terms_that_are_verbs_descriptions_or_general_words_are_not_name
 def test_a_chinese_term_whose_words_the_corpus_uses_everywhere_only_confirms() -> None:
     text = "统计服务每天运行一次。统计报表很长。统计方法很多。统计结果很准。"
     assert name_key("统计服务") not in kinds(text)
+
+
+def _read_edges(files: dict[str, str]) -> set[tuple[str, str, str]]:
+    documents = [
+        source(f"doc/{name.replace('.', '-')}", text, text.split("\n")[0].lstrip("# "))
+        for name, text in files.items()
+    ]
+    _, read = read_corpus(documents, None)
+    return {
+        (e.subject, str(e.rel_type), e.object)
+        for sentence, mentions in read
+        for e in sentence_edges(sentence, mentions, "rules")[0]
+        if not e.negated
+    }
+
+
+def test_the_six_sentences_give_six_edges_in_english_and_in_chinese() -> None:
+    assert _read_edges(SIX_EN) == {
+        ("service:checkout", "CALLS", "service:payment"),
+        ("service:checkout", "READS_FROM", "datastore:cart-database"),
+        ("service:fraud", "DEPENDS_ON", "service:risk-model"),
+        ("service:ledger", "CONSUMES_FROM", "topic:billing-events"),
+        ("service:payment", "CALLS", "service:fraud"),
+        ("service:payment", "PUBLISHES_TO", "topic:billing-events"),
+    }
+    assert _read_edges(SIX_ZH) == {
+        ("service:结算服务", "CALLS", "service:支付服务"),
+        ("service:结算服务", "READS_FROM", "datastore:购物车数据库"),
+        ("service:风控服务", "DEPENDS_ON", "service:risk-model"),
+        ("service:账本服务", "CONSUMES_FROM", "topic:billing-events"),
+        ("service:支付服务", "CALLS", "service:风控服务"),
+        ("service:支付服务", "PUBLISHES_TO", "topic:billing-events"),
+    }
