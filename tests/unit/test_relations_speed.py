@@ -20,13 +20,10 @@ from zehn.reading import phrases, relations, relations_zh
 from zehn.reading.cue_words import CuePrefilter, first_chars, with_first_chars
 from zehn.reading.cues import (
     CJK,
-    CONDITIONAL_PREFIX,
     CUES,
-    EPISTEMIC,
-    MODAL,
-    NEGATION,
     ZH_PREPOSITION_BEFORE,
 )
+from zehn.reading.modality import CONDITIONAL_PREFIX, EPISTEMIC, MODAL, NEGATION
 from zehn.reading.model import Mention
 from zehn.reading.relations import purpose_edges, requirement_edges, sentence_edges
 

@@ -25,7 +25,7 @@ from zehn.queries import QUERIES, NamedQuery, get_query
 from zehn.queries.named import MAX_PATH_ROWS
 from zehn.queries.spec import MAX_LIST
 from zehn.queries.terms import fulltext_query
-from zehn.reading.cues import NEGATION
+from zehn.reading.modality import NEGATION
 from zehn.reading.vocabulary import GradeLabel
 from zehn.store.client import GraphClient
 

@@ -14,22 +14,16 @@ grade among them; a path is supported only if every hop is.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from zehn.corpus.model import Sentence
+from zehn.reading.modality import SPECULATIVE
 from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder, NameCatalog
 from zehn.reading.relations import sentence_edges
 from zehn.reading.vocabulary import GradeLabel, Predicate
-
-_SPECULATIVE = re.compile(
-    r"^\s*if\b|\b(?:might|would|could|may)\b|^\s*(?:如果|假如|假设|要是|倘若)|可能|也许|或许|会不会",
-    re.IGNORECASE,
-)
-
 
 SUPPORTED = GradeLabel.SUPPORTED
 INFERRED = GradeLabel.INFERRED
@@ -301,7 +295,7 @@ class Grader:
             return graded(SUPPORTED, f"the sentence states {claim} (cue {stated[0].cue!r})")
         if evidence.text.rstrip(" \"'”’)").endswith(("?", "？")):
             return graded(INSUFFICIENT, f"the sentence only asks whether {claim}")
-        if _SPECULATIVE.search(evidence.text):
+        if SPECULATIVE.search(evidence.text):
             return graded(
                 INSUFFICIENT,
                 f"the sentence is conditional or speculative and does not state {claim}",

@@ -19,7 +19,7 @@ from zehn.corpus.dates import parse_date, stated_at
 from zehn.evidence.grade import GENERAL_DEPENDENCY
 from zehn.queries import get_query
 from zehn.queries.spec import MAX_LIST
-from zehn.reading.cues import CONDITIONAL_PREFIX, EPISTEMIC, MODAL
+from zehn.reading.modality import CONDITIONAL_PREFIX, CORE_NEGATION, EPISTEMIC, MODAL
 from zehn.store.client import GraphClient
 
 if TYPE_CHECKING:
@@ -83,7 +83,6 @@ _GONE_AFTER = re.compile(
 _GONE_BEFORE = re.compile(
     rf"\b(?P<word>{_GONE})\s+(?:the\s+|our\s+|its\s+)?(?:old\s+|legacy\s+)?$", re.IGNORECASE
 )
-_NOT = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _WINDOW_WORDS = 5
 _FROM_NEXT = re.compile(r"^\s+from\b", re.IGNORECASE)
 
@@ -284,7 +283,7 @@ def _negated_or_modal(text: str, position: int) -> bool:
     start, _ = _clause_of(text, position)
     window = _NO_LONGER.sub(" ", text[start:position])  # "no longer" is what a supersession says
     window = " ".join(re.split(r"[,:]", window)[-1].split()[-_WINDOW_WORDS:])
-    return bool(_NOT.search(window) or MODAL.search(window))
+    return bool(CORE_NEGATION.search(window) or MODAL.search(window))
 
 
 def _segment_after(text: str, position: int) -> Span:

@@ -24,8 +24,8 @@ from zehn.models.senses import NARROWER, answering, between, to_a_server
 from zehn.queries.terms import search_words
 from zehn.reading.asking import Intent
 from zehn.reading.asking_zh import read_asked
-from zehn.reading.cues import NEGATION
 from zehn.reading.lang import EN, detect_language
+from zehn.reading.modality import NEGATION
 from zehn.reading.vocabulary import EntityKind
 
 MAX_CARRIED = 10

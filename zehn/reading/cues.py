@@ -469,28 +469,3 @@ ZH_PREPOSITION_BEFORE = re.compile(
 )
 # "会不会", "是不是", "有没有": a question form, not a negation.
 ZH_A_NOT_A = re.compile(r"(\w)[不没]\1")
-
-NEGATION = re.compile(
-    r"\b(?:not|no\s+longer|never|cannot|stopped|no)\b|n't\b"
-    r"|不再|没有|没|并不|并未|从不|从未|未|不|停止|无需",
-    re.IGNORECASE,
-)
-MODAL = re.compile(
-    r"\b(?:will|would|might|may|could|should|can|plans?\s+to|planning\s+to|going\s+to|"
-    r"wants?\s+to|intends?\s+to|ever)\b"
-    r"|将会|将要|将(?=\s*$|\s*(?:在|于|从|会|要|开始|逐步|全面|正式))|会|可能|也许|或许|计划|打算|准备"
-    r"|想要|希望|应该|可以|是否|如果|假如",
-    re.IGNORECASE,
-)
-CONDITIONAL_PREFIX = re.compile(
-    r"\b(?:if|whether|unless|assuming|suppose|once|considering|proposed?|proposal|later\s+phase|"
-    r"plan|as\s+far\s+as\s+i\s+know|it\s+is\s+possible|someone|somebody)\b"
-    r"|如果|假如|假设|要是|倘若|万一|是否|一旦|除非|提议|建议|提案|计划|方案|据我所知|有人",
-    re.IGNORECASE,
-)
-EPISTEMIC = re.compile(
-    r"\b(?:i\s+think|i\s+believe|i\s+suspect|i\s+guess|possibly|probably|maybe|perhaps|"
-    r"apparently|reportedly|rumou?red|told\s+me)\b"
-    r"|我认为|我觉得|我猜|我怀疑|我估计|也许|或许|大概|可能|据说|听说|好像|似乎|据我所知|有人说|传言",
-    re.IGNORECASE,
-)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from zehn.corpus.model import Sentence
-from zehn.reading.cues import CJK, CUES, EPISTEMIC, MODAL, NEGATION, SUBJECT_GLUE, Cue
+from zehn.reading.cues import CJK, CUES, SUBJECT_GLUE, Cue
 from zehn.reading.diagram_context import DATA_FLOW_NOTE
 from zehn.reading.diagram_legend import read_line
 from zehn.reading.diagram_syntax import (
@@ -38,6 +38,7 @@ from zehn.reading.diagram_syntax import (
     label_parts,
     parse_line,
 )
+from zehn.reading.modality import EPISTEMIC, MODAL, NEGATION
 from zehn.reading.model import Edge, Mention
 from zehn.reading.names.binding import Binder
 from zehn.reading.vocabulary import EntityKind, Predicate

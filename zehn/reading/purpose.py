@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence
-from zehn.reading.cues import MODAL, NEGATION
+from zehn.reading.modality import MODAL, NEGATION
 from zehn.reading.model import Edge
 from zehn.reading.phrases import Local, plain
 from zehn.reading.vocabulary import Predicate

@@ -42,11 +42,9 @@ from zehn.reading.cue_words import CuePrefilter, with_first_chars
 from zehn.reading.cues import (
     ADVERB_MIN_CHARS,
     CODE_SPAN,
-    CONDITIONAL_PREFIX,
     COORDINATION,
     CUES,
     DEFINITION_GAP,
-    EPISTEMIC,
     FILLER_BREAK,
     INSTANCE_CLOSE,
     INSTANCE_GAP,
@@ -55,8 +53,6 @@ from zehn.reading.cues import (
     MEANS_GAP,
     MESSAGING,
     MIDDLE_JOIN,
-    MODAL,
-    NEGATION,
     NOT_ADVERBS,
     PARENTHETICAL,
     PARTICIPLE_OPENING,
@@ -76,6 +72,7 @@ from zehn.reading.cues import (
 )
 from zehn.reading.diagrams import arrow_edges, is_diagram_edge
 from zehn.reading.lexicon import head_of
+from zehn.reading.modality import CONDITIONAL_PREFIX, EPISTEMIC, MODAL, NEGATION
 from zehn.reading.model import Edge, Mention
 from zehn.reading.phrases import GAP_CACHE, WORD, Group, agent_group, separates, stored_thing
 from zehn.reading.phrases import CueHit as _CueHit

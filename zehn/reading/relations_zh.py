@@ -31,7 +31,6 @@ from typing import Generic, Protocol, TypeVar
 
 from zehn.reading.cues import (
     CLAUSE_PUNCTUATION,
-    CONDITIONAL_PREFIX,
     LIST_SEPARATOR,
     MARKUP,
     ZH_PREPOSITION_BEFORE,
@@ -52,6 +51,7 @@ from zehn.reading.cues_zh import (
     ZH_TOPIC_OPENING,
     predicates_for,
 )
+from zehn.reading.modality import CONDITIONAL_PREFIX
 from zehn.reading.vocabulary import Predicate
 
 NEVER = 1 << 30
