@@ -5,6 +5,8 @@ names the corpus writes as commands are not."""
 
 from __future__ import annotations
 
+import pytest
+
 from zehn.corpus.model import SourceText
 from zehn.reading.names.clues import name_key
 from zehn.reading.names.discover import discover_entities
@@ -95,3 +97,45 @@ def test_a_team_named_about_as_often_as_alone_stays_one_team() -> None:
     team = [f"The Quelvane team reviews change {i}." for i in range(4)]
     kinds = _kinds(_product_corpus(6, team))
     assert kinds == {"Quelvane": "team"}
+
+
+# --- a name also written in lower case as a common noun ------------------------------------------
+
+
+def _noun_corpus(lower_sentence: str) -> list[SourceText]:
+    named = [f"At noon the planner asks Vexlor to merge shard {i}." for i in range(6)]
+    lower = [lower_sentence.format(i=i) for i in range(8)]
+    return [
+        _doc("n1.md", "\n\n".join(named[:3] + lower[:4])),
+        _doc("n2.md", "\n\n".join(named[3:] + lower[4:])),
+    ]
+
+
+def _discovered(documents: list[SourceText]) -> set[str]:
+    return {name_key(e.name) for e in discover_entities(documents)}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Shard {i} waits for the vexlor.",
+        "Blocks are merged by vexlor in round {i}.",
+        "Round {i} runs the planner and vexlor together.",
+    ],
+)
+def test_lower_case_uses_after_a_determiner_or_preposition_are_the_name_as_a_noun(
+    sentence: str,
+) -> None:
+    assert name_key("Vexlor") in _discovered(_noun_corpus(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Run `vexlor start --round {i}` first.",
+        "Then vexlor stop {i} ends it.",
+        "Install vexlor/{i} from the mirror.",
+    ],
+)
+def test_lower_case_uses_as_a_command_still_make_it_a_tool(sentence: str) -> None:
+    assert name_key("Vexlor") not in _discovered(_noun_corpus(sentence))

@@ -75,11 +75,21 @@ def name_shape(word: str, lang: str) -> bool:
     return not (_ACTIVITY.search(word) or _FIELD_HUMP.search(word) or _NOT_A_THING.search(word))
 
 
-def _as_command(word: str, runs: Counter[str]) -> bool:
+def _as_command(word: str, runs: Counter[str], as_noun: Counter[str] | None = None) -> bool:
     """The corpus writes the word in lower case (commands, paths, packages: ``docker run``,
     ``k8s/kubernetes``) half as often as it names it: a tool, not a component. ``runs``
-    counts the corpus's letter-and-digit runs, so each spelling is one look-up."""
-    return runs[word.lower()] * 2 > runs[word]
+    counts the corpus's letter-and-digit runs, so each spelling is one look-up; ``as_noun``
+    the lower-case uses after a determiner or preposition ("the compactor", "by compactor"),
+    which name the thing as a common noun and say nothing of a command."""
+    lower = word.lower()
+    return (runs[lower] - (as_noun[lower] if as_noun else 0)) * 2 > runs[word]
+
+
+# a lower-case word after a determiner, preposition or conjunction is a noun, not a command
+_AS_NOUN = re.compile(
+    r"\b(?i:the|a|an|each|every|this|that|our|your|its|their|no|and|or|of|for|by|to|from"
+    r"|with|without|off|on|in|into)\s+(?=([a-z][a-z0-9]*)\b)"  # "for the x": both words read
+)
 
 
 def _uses(document: SourceText) -> Iterator[tuple[str, str]]:
@@ -130,6 +140,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
         elif word.endswith("s") and word[:-1] in words:
             del by_word[word]  # a name is singular
     runs = Counter(re.findall(r"[A-Za-z0-9]+", text))
+    as_noun = Counter(_AS_NOUN.findall(text))
     out: list[tuple[str, int, int, str]] = []
     for word, count in by_word.items():
         lang = langs[word].most_common(1)[0][0]
@@ -138,7 +149,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             continue
         if not rows.ordinary and is_ordinary(word):
             continue
-        if _as_command(word, runs):
+        if _as_command(word, runs, as_noun):
             continue
         zipf = general_zipf(word.lower())
         if zipf > rows.max_general or not is_term(word.lower(), count, total):
