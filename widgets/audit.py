@@ -28,7 +28,7 @@ from widgets.html import (
 from widgets.session import Session
 from zehn import AuditStore, ZehnError, audit_stats
 from zehn.evidence.grade import INFERRED, INSUFFICIENT, SUPPORTED
-from zehn.reading.diagrams import is_diagram_edge
+from zehn.reading.diagrams.reader import is_diagram_edge
 from zehn.review.audit import LABEL_TITLES, LABELS, AuditError, AuditItem, AuditLabel
 from zehn.review.history import WORKBENCH_GRAPH
 from zehn.review.stats import AuditStats, Share, StrategyStats, sample_edges

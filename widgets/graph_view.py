@@ -50,7 +50,7 @@ from zehn.evidence.grade import (
     GradedPath,
     unique_hops,
 )
-from zehn.reading.diagrams import is_diagram_edge
+from zehn.reading.diagrams.reader import is_diagram_edge
 
 # vis.js ``dashes`` per grade: the browser tests read these back from the DataSet.
 DASHES: dict[str, bool | list[int]] = {SUPPORTED: False, INFERRED: True, INSUFFICIENT: [2, 6]}

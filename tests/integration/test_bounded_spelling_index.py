@@ -11,7 +11,7 @@ from zehn.engine.spelling import _one_word_apart, named_parts, spelled
 from zehn.engine.tools import ToolExecutor
 from zehn.evidence.policy import load_policy
 from zehn.extract.pipeline import build_graph
-from zehn.reading.asking_names import respelled
+from zehn.reading.questions.asking_names import respelled
 from zehn.store.client import GraphClient
 
 pytestmark = pytest.mark.integration

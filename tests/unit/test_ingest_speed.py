@@ -1,6 +1,6 @@
 """The ingest shortcuts read and write exactly what the long way does.
 
-The cue prefilter (``zehn.reading.cue_words``) may only skip a cue that cannot match; the
+The cue prefilter (``zehn.reading.relations.cue_words``) may only skip a cue that cannot match; the
 one-pass parameter header (``zehn.store.header``) must write the very text the falkordb
 client writes for the checked parameters, and refuse what the checks refuse. All sentences
 here are invented.
@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from zehn.errors import QueryError
-from zehn.reading.cue_words import CuePrefilter, cue_words
-from zehn.reading.cues import CUES
 from zehn.reading.names import near_names
 from zehn.reading.names.near_names import FUZZY_CUTOFF
-from zehn.reading.relations import _LATIN_CUES, _cue_hits
+from zehn.reading.relations.cue_words import CuePrefilter, cue_words
+from zehn.reading.relations.cues import CUES
+from zehn.reading.relations.reader import _LATIN_CUES, _cue_hits
 from zehn.store.client import checked_params, params_header
 from zehn.store.header import NotFast, fast_header
 

@@ -65,13 +65,13 @@ from zehn.evidence.staleness import check_citations
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.queries import get_query
 from zehn.queries.terms import search_words
-from zehn.reading.asking import Asked, Intent
-from zehn.reading.asking_zh import read_asked, refers_back, split_question
-from zehn.reading.diagrams import is_diagram_edge
+from zehn.reading.diagrams.reader import is_diagram_edge
 from zehn.reading.lang import ZH, detect_language
 from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder
-from zehn.reading.questions import WHAT_IS, WHAT_IS_ZH
+from zehn.reading.questions.asking import Asked, Intent
+from zehn.reading.questions.asking_zh import read_asked, refers_back, split_question
+from zehn.reading.questions.wording import WHAT_IS, WHAT_IS_ZH
 from zehn.reading.vocabulary import PREDICATES
 from zehn.store.client import GraphClient
 

@@ -15,7 +15,7 @@ from typing import Any
 from zehn.corpus.model import Sentence
 from zehn.engine.snapshot import GraphSnapshot
 from zehn.evidence.grade import Evidence, GradedPath, graded_hop
-from zehn.reading.relations import sentence_edges
+from zehn.reading.relations.reader import sentence_edges
 
 SEARCH = "search"  # the strategy name of edges read at query time (never stored)
 

@@ -1,5 +1,5 @@
 """The question as the graph spells its names ("the product catalog" -> "the product-catalog"),
-read once per investigation from the graph's entities (``zehn.reading.asking_names``).
+read once per investigation from the graph's entities (``zehn.reading.questions.asking_names``).
 
 Both lookups here used to scan every entity of the graph for every question (0.6 s and
 0.2 s a question at 50k entities). The indexes they need are built once per graph revision
@@ -21,12 +21,12 @@ from zehn.engine.names import NameIndex
 from zehn.engine.snapshot import GraphSnapshot
 from zehn.engine.tools import ToolExecutor
 from zehn.errors import RetrievalError, StoreError
-from zehn.reading.asking_names import MAX_WORDS, MIN_KEY, loose_key, respelled
 from zehn.reading.model import Entity
+from zehn.reading.questions.asking_names import MAX_WORDS, MIN_KEY, loose_key, respelled
 from zehn.reading.scripts import HAN_SPAN, in_han_span
 
 MAX_PARTS = 6
-_WORD = re.compile(r"[A-Za-z0-9]+")  # as zehn.reading.asking_names tokenises a question
+_WORD = re.compile(r"[A-Za-z0-9]+")  # as zehn.reading.questions.asking_names tokenises a question
 _BREAK = re.compile(r"[\s-]+")
 
 

@@ -22,7 +22,7 @@ from zehn.corpus.model import Sentence
 from zehn.reading.modality import SPECULATIVE
 from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder, NameCatalog
-from zehn.reading.relations import sentence_edges
+from zehn.reading.relations.reader import sentence_edges
 from zehn.reading.vocabulary import GradeLabel, Predicate
 
 SUPPORTED = GradeLabel.SUPPORTED

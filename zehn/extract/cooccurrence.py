@@ -13,8 +13,8 @@ from itertools import combinations
 
 from zehn.corpus.model import Sentence
 from zehn.extract.base import SentenceStrategy
-from zehn.reading.cues import CUES
 from zehn.reading.model import Edge, Mention
+from zehn.reading.relations.cues import CUES
 from zehn.reading.vocabulary import Predicate
 
 DEFAULT_GUESS = Predicate.DEPENDS_ON

@@ -1,5 +1,5 @@
 """The ``rules`` strategy: the reading layer's cue lexicon over bound mentions, offline and
-deterministic (see ``zehn.reading.relations``)."""
+deterministic (see ``zehn.reading.relations.reader``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from zehn.corpus.model import Sentence
 from zehn.extract.base import SentenceStrategy
 from zehn.reading.model import Edge, Mention
-from zehn.reading.relations import sentence_edges
+from zehn.reading.relations.reader import sentence_edges
 
 
 class RulesStrategy(SentenceStrategy):

@@ -1,7 +1,7 @@
 """Read a corpus run by run, so a build writes each run while the next is read.
 
 A sentence strategy reads documents on their own once the corpus's entities and binder are
-made (``zehn.reading.references.corpus_binder``). The documents are cut into runs of about
+made (``zehn.reading.references.reader.corpus_binder``). The documents are cut into runs of about
 ``RUN_SENTENCES`` sentences, and the runs come out in document order, each with its mentions
 and its edges (unique by key: a key names its sentence, so no edge repeats across runs). The
 pipeline writes a run (the server's work, on the other core) while the next one is read.
@@ -30,7 +30,7 @@ from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
 from zehn.reading.names.binding import Binder
 from zehn.reading.names.catalog import Catalog
-from zehn.reading.references import corpus_binder, read_document, with_references
+from zehn.reading.references.reader import corpus_binder, read_document, with_references
 from zehn.store.client import Prepared
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The phrases the offline model writes, in English and in Chinese.
 
-A question asked in Chinese is read by ``zehn.reading.asking_zh`` into the same intents as
+A question asked in Chinese is read by ``zehn.reading.questions.asking_zh`` into the same intents as
 an English one and answered with the same logic, only in Chinese. Citations are never
 translated: they are the stored sentences, in the language they were written in.
 """

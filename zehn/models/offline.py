@@ -22,10 +22,10 @@ from zehn.models.chinese import PHRASES, Phrases
 from zehn.models.plan import MAX_CITED, MAX_FOCI, SUPPORTED, Plan
 from zehn.models.senses import NARROWER, answering, between, to_a_server
 from zehn.queries.terms import search_words
-from zehn.reading.asking import Intent
-from zehn.reading.asking_zh import read_asked
 from zehn.reading.lang import EN, detect_language
 from zehn.reading.modality import NEGATION
+from zehn.reading.questions.asking import Intent
+from zehn.reading.questions.asking_zh import read_asked
 from zehn.reading.vocabulary import EntityKind
 
 MAX_CARRIED = 10
@@ -64,7 +64,7 @@ class OfflineModel:
         return self._draft(plan, results)
 
     def plan(self, question: Question) -> Plan:
-        """Which named queries answer the question: read by ``zehn.reading.asking``."""
+        """Which named queries answer the question: read by ``zehn.reading.questions.asking``."""
         hinted = [e for e in question.hints.get("entities", []) if e.get("id")]
         language = _language(question)
         if not hinted:

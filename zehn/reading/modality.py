@@ -1,11 +1,11 @@
 """Negation, modality and hedging: one table of words per language, one set of patterns.
 
-Extraction records a relation's negation and hedging on its edge (``zehn.reading.relations``),
-the grader calls a speculative sentence an inferred assumption (``zehn.evidence.grade``), and
-staleness tells "no longer calls X" from "will stop calling X" (``zehn.evidence.staleness``):
-all three read the words below, so a word added for one language counts everywhere. The rows
-are regular-expression fragments (a look-ahead keeps 将 "will" apart from 将 the object
-marker); the patterns are built from them once.
+Extraction records a relation's negation and hedging on its edge
+(``zehn.reading.relations.reader``), the grader calls a speculative sentence an inferred
+assumption (``zehn.evidence.grade``), and staleness tells "no longer calls X" from "will stop
+calling X" (``zehn.evidence.staleness``): all three read the words below, so a word added for
+one language counts everywhere. The rows are regular-expression fragments (a look-ahead keeps
+将 "will" apart from 将 the object marker); the patterns are built from them once.
 """
 
 from __future__ import annotations

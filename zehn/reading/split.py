@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 from zehn.corpus.model import Chunk, Sentence
-from zehn.reading.diagram_syntax import diagram_line_starts
+from zehn.reading.diagrams.syntax import diagram_line_starts
 from zehn.reading.scripts import CJK
 
 DEFAULT_MAX_SENTENCE_CHARS = 1000

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from zehn.reading.asking_names import MIN_KEY, loose_key
 from zehn.reading.model import Entity
 from zehn.reading.names.binding import (
     _CODE_LIKE,
@@ -25,6 +24,7 @@ from zehn.reading.names.binding import (
     _with_number_variants,
     tokens,
 )
+from zehn.reading.questions.asking_names import MIN_KEY, loose_key
 
 NAME_INDEX_VERSION = 1
 FIND_TOKENS = 16

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from zehn.corpus.model import SourceText
-from zehn.reading.diagrams import diagram_nodes
+from zehn.reading.diagrams.reader import diagram_nodes
 from zehn.reading.lexicon import (
     CJK_HEADS,
     NOT_NAMES,

@@ -1,0 +1,224 @@
+"""Relation forms of real documentation, on invented sentences (three forms each, both languages).
+
+Every name here is made up: the forms are what is tested, never a corpus's sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from zehn.corpus.model import Sentence
+from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+from zehn.reading.relations.reader import sentence_edges
+
+ENTITIES = [
+    Entity("quarn", "service", ("Quarn", "quarn service")),
+    Entity("brisk", "service", ("Brisk", "brisk service")),
+    Entity("tolvo", "service", ("Tolvo",)),
+    Entity("mirelle store", "datastore", ("Mirelle",)),
+    Entity("Zorbex", "service", ()),
+    Entity("Pluvia", "service", ()),
+    Entity("Kestrel", "datastore", ()),
+]
+BINDER = Binder(ENTITIES)
+
+
+def read(text: str) -> set[tuple[str, str, str]]:
+    sentence = Sentence("doc/forms", text, 0, len(text))
+    edges, _ = sentence_edges(sentence, BINDER.bind(sentence), "rules")
+    return {
+        (e.subject.split(":")[1], e.rel_type, e.object.split(":")[1])
+        for e in edges
+        if not e.negated
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Quarn: connects to Brisk and keeps a cache.", ("quarn", "CALLS", "brisk")),
+        ("**Quarn**: reads from Mirelle on every start.", ("quarn", "READS_FROM", "mirelle-store")),
+        (
+            "* [Quarn](parts/quarn.md): pushes its metrics to Tolvo.",
+            ("quarn", "FEEDS", "tolvo"),
+        ),
+    ],
+)
+def test_a_label_then_a_third_person_verb_states_what_the_label_does(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn: consume events from Tolvo instead of polling Brisk",
+        "quarn: read from Mirelle",
+        "Quarn: call Brisk on start",
+    ],
+)
+def test_a_label_then_an_imperative_is_a_change_title_and_states_nothing(text: str) -> None:
+    assert read(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn is a client of Brisk.",
+        "Quarn acts as the gRPC client to Brisk.",
+        "Quarn serves as a thin client for Brisk.",
+    ],
+)
+def test_a_client_of_a_component_calls_it(text: str) -> None:
+    assert ("quarn", "CALLS", "brisk") in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn makes an HTTP request to Brisk.",
+        "Quarn then issues requests to Brisk.",
+        "Quarn made a second request to Brisk.",
+    ],
+)
+def test_a_request_made_or_issued_to_a_component_is_a_call(text: str) -> None:
+    assert ("quarn", "CALLS", "brisk") in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Quarn runs on top of Brisk.", ("quarn", "DEPENDS_ON", "brisk")),
+        ("Quarn is embedded in Brisk.", ("quarn", "DEPENDS_ON", "brisk")),
+        ("Quarn is primarily implemented in Brisk.", ("quarn", "USES", "brisk")),
+        ("Quarn is written with Tolvo.", ("quarn", "USES", "tolvo")),
+        ("Quarn is bundled into Tolvo.", ("quarn", "DEPENDS_ON", "tolvo")),
+    ],
+)
+def test_what_a_component_is_made_on_or_with(text: str, edge: tuple[str, str, str]) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Quarn uses Brisk's API.", ("quarn", "USES", "brisk")),
+        ("Quarn reads Tolvo's data.", ("quarn", "READS_FROM", "tolvo")),
+        ("Quarn makes use of Brisk's reload endpoint.", ("quarn", "USES", "brisk")),
+    ],
+)
+def test_what_a_component_exposes_stands_for_it_after_a_possessive(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
+
+
+def test_a_possessed_thing_that_is_no_face_of_its_owner_is_not_its_owner() -> None:
+    assert read("Quarn writes to Brisk's scratch notebook.") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex服务启动时向Pluvia注册临时节点。", ("zorbex", "WRITES_TO", "pluvia")),
+        ("Zorbex 服务重启后向 Pluvia 注册自己。", ("zorbex", "WRITES_TO", "pluvia")),
+        ("Zorbex服务上线时向Pluvia上报负载。", ("zorbex", "FEEDS", "pluvia")),
+    ],
+)
+def test_zh_a_service_and_its_time_clause_before_the_preposition(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 分发任务给 Pluvia。",
+        "Zorbex 将任务派发给 Pluvia 执行。",
+        "Zorbex 分配任务至 Pluvia。",
+    ],
+)
+def test_zh_work_handed_out_to_a_component_feeds_it(text: str) -> None:
+    assert ("zorbex", "FEEDS", "pluvia") in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 通过 Pluvia 来进行集群管理。",
+        "Zorbex 通过 Pluvia 实现高可用。",
+        "Zorbex 借助 Pluvia 完成选主。",
+    ],
+)
+def test_zh_the_means_of_an_action_is_used(text: str) -> None:
+    assert ("zorbex", "USES", "pluvia") in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 内置于 Pluvia 中。",
+        "Zorbex 集成在 Pluvia 里，无需独立部署。",
+        "Zorbex 嵌入到 Pluvia 中运行。",
+    ],
+)
+def test_zh_a_part_built_into_a_component_depends_on_it(text: str) -> None:
+    assert ("zorbex", "DEPENDS_ON", "pluvia") in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex 内置于 Pluvia 的 Kestrel 中。", ("zorbex", "DEPENDS_ON", "kestrel")),
+        ("Zorbex 调用 Pluvia 的 Kestrel。", ("zorbex", "CALLS", "kestrel")),
+        ("Zorbex 向 Pluvia 的 Kestrel 写入数据。", ("zorbex", "WRITES_TO", "kestrel")),
+    ],
+)
+def test_zh_an_object_owned_by_another_is_the_object_not_its_owner(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    found = read(text)
+    assert edge in found
+    assert not any(o == "pluvia" for _, _, o in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex 将读取请求转发给底层的存储节点 Pluvia。", ("zorbex", "CALLS", "pluvia")),
+        ("Zorbex 把数据写入存储引擎 Kestrel。", ("zorbex", "WRITES_TO", "kestrel")),
+        ("Zorbex 下发调度命令给下游组件 Pluvia。", ("zorbex", "FEEDS", "pluvia")),
+    ],
+)
+def test_zh_an_object_named_after_its_kind_noun(text: str, edge: tuple[str, str, str]) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 没有直接向磁盘写数据，而是把数据保存在 Kestrel 中。",
+        "Zorbex 并不自己保存状态，而是写入 Kestrel。",
+        "Zorbex 不在本地缓存，而是将结果存储到 Kestrel。",
+    ],
+)
+def test_zh_a_clause_after_but_rather_keeps_the_subject_and_is_not_negated(text: str) -> None:
+    sentence = Sentence("doc/forms", text, 0, len(text))
+    edges, _ = sentence_edges(sentence, BINDER.bind(sentence), "rules")
+    writes = [e for e in edges if e.rel_type == "WRITES_TO" and e.object.endswith("kestrel")]
+    assert writes and all(e.subject.endswith("zorbex") and not e.negated for e in writes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 基于 Pluvia 进行事件监听。",
+        "Zorbex 依托 Pluvia 进行选主。",
+        "Zorbex 基于 Pluvia 实现分布式锁。",
+    ],
+)
+def test_zh_what_an_action_is_based_on_is_a_dependency(text: str) -> None:
+    assert ("zorbex", "DEPENDS_ON", "pluvia") in read(text)
