@@ -68,7 +68,7 @@ corpus, mode, top = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 started = time.perf_counter()
 import zehn
 read_sources = first(["zehn.reading.suggest", "zehn.reading.names.suggest"], "read_sources")
-read_corpus = first(["zehn.reading.references.reader"], "read_corpus")
+read_corpus = first(["zehn.reading.references", "zehn.reading.references.reader"], "read_corpus")
 imported = time.perf_counter()
 documents, skipped = read_sources(corpus)
 loaded = time.perf_counter()
