@@ -91,6 +91,7 @@ from zehn.reading.relations.phrases import plain as _plain
 from zehn.reading.relations.phrases import words as _words
 from zehn.reading.relations.purpose import purpose_edges
 from zehn.reading.relations.requirements import requirement_edges
+from zehn.reading.relations.roles import role_edges
 from zehn.reading.scripts import CJK, has_cjk
 from zehn.reading.vocabulary import EntityKind, Predicate
 
@@ -161,6 +162,7 @@ def sentence_edges(
         edges.extend(found)
         ambiguous += skipped
     edges.extend(purpose_edges(sentence, local, strategy))
+    edges.extend(role_edges(sentence, local, strategy))
     edges.extend(requirement_edges(sentence, local, strategy))
     return edges, ambiguous
 

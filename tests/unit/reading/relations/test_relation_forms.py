@@ -222,3 +222,48 @@ def test_zh_a_clause_after_but_rather_keeps_the_subject_and_is_not_negated(text:
 )
 def test_zh_what_an_action_is_based_on_is_a_dependency(text: str) -> None:
     assert ("zorbex", "DEPENDS_ON", "pluvia") in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edges"),
+    [
+        (
+            "The clients of Brisk are: Quarn, Tolvo and Zorbex.",
+            {
+                ("quarn", "CALLS", "brisk"),
+                ("tolvo", "CALLS", "brisk"),
+                ("zorbex", "CALLS", "brisk"),
+            },
+        ),
+        (
+            "The only consumers of Tolvo are Quarn and Brisk.",
+            {("quarn", "CONSUMES_FROM", "tolvo"), ("brisk", "CONSUMES_FROM", "tolvo")},
+        ),
+        (
+            "The dependencies of Quarn include Brisk and Mirelle.",
+            {("quarn", "DEPENDS_ON", "brisk"), ("quarn", "DEPENDS_ON", "mirelle-store")},
+        ),
+        (
+            "Pluvia 的客户端有 Zorbex 和 Kestrel。",
+            {("zorbex", "CALLS", "pluvia"), ("kestrel", "CALLS", "pluvia")},
+        ),
+        (
+            "Pluvia 的订阅者包括 Zorbex、Kestrel。",
+            {("zorbex", "CONSUMES_FROM", "pluvia"), ("kestrel", "CONSUMES_FROM", "pluvia")},
+        ),
+    ],
+)
+def test_a_role_list_gives_one_edge_per_member(text: str, edges: set[tuple[str, str, str]]) -> None:
+    assert read(text) == edges
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The users of Quarn are happy.",
+        "The clients of Quarn wait for Brisk.",
+        "Pluvia 的客户端很多。",
+    ],
+)
+def test_a_role_noun_without_a_list_of_names_states_nothing(text: str) -> None:
+    assert read(text) == set()
