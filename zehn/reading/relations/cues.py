@@ -38,6 +38,8 @@ X writes / stores / persists … Y (or … to/in/into/onto  WRITES_TO          X
 Y is written / stored / persisted / saved by X          WRITES_TO          X → Y
 X is written / stored / saved / cached … to/in Y        WRITES_TO          X → Y, or Z → Y
   [by Z]
+X is sent / pushed / exported / uploaded … to Y         FEEDS; PUBLISHES_  X → Y, or Z → Y
+  [by Z]                                                  TO to a topic
 X depends / relies on Y; X requires / needs Y           DEPENDS_ON         X → Y
 X is backed / powered by Y; X is built / based on Y;    DEPENDS_ON         X → Y (X stays
   X is exposed / served / reached / accessed                                 the subject: it
@@ -192,6 +194,9 @@ CUES: tuple[Cue, ...] = (
          Predicate.READS_FROM, agent=True),
     _cue(_BE + r"(?:written|stored|persisted|saved|cached|kept|flushed)\s+(?:to|in|into|onto)",
          Predicate.WRITES_TO, agent=True),
+    # "X is sent to Y [by Z]": X (or Z) FEEDS Y; a topic is published to
+    _cue(_BE + r"(?:sent|pushed|exported|uploaded|streamed|shipped|delivered)\s+(?:to|into|onto)",
+         Predicate.FEEDS, agent=True, by_kind=_TOPIC_PUBLISH),
     # passive in form, but X stays the subject: "X is backed by Y" -> X DEPENDS_ON Y
     _cue(_BE + r"(?:backed|powered)\s+by|" + _BE + r"built\s+(?:on|upon)(?:\s+top\s+of)?"
          r"|" + _BE + r"based\s+on"

@@ -267,3 +267,17 @@ def test_a_role_list_gives_one_edge_per_member(text: str, edges: set[tuple[str, 
 )
 def test_a_role_noun_without_a_list_of_names_states_nothing(text: str) -> None:
     assert read(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Requests are sent to Brisk by Quarn.", ("quarn", "FEEDS", "brisk")),
+        ("Metrics are periodically pushed to Tolvo by Quarn.", ("quarn", "FEEDS", "tolvo")),
+        ("Spans were exported into Brisk by Tolvo.", ("tolvo", "FEEDS", "brisk")),
+    ],
+)
+def test_something_sent_to_a_component_by_another_is_fed_by_the_agent(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert read(text) == {edge}
