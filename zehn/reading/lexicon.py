@@ -318,6 +318,9 @@ class Head:
     noun: str
     kind: str
     part_of_name: bool
+    # a head that names a thing only after ordinary words ("the object storage"); after a
+    # proper name it is that product's own part ("Prometheus storage"), not a new name
+    after_words_only: bool = False
 
 
 def _heads(kind: str, part_of_name: bool, nouns: str) -> dict[str, Head]:
@@ -340,6 +343,7 @@ HEADS: dict[str, Head] = {
         " indexer controller monitor coordinator dispatcher balancer",
     ),
     **_heads(SERVICE, True, "daemon gateway"),
+    "storage": Head("storage", DATASTORE, True, after_words_only=True),
     **_heads(TEAM, False, "team"),
     **_heads(PIPELINE, True, "pipeline"),
 }

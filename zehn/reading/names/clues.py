@@ -329,6 +329,8 @@ class _Phrase:
             return None  # "Multiple Executors": a name is singular
         ordinary = all(is_ordinary(w) for w in words)
         kind, head = self.kind, self.head
+        if head.after_words_only and not ordinary:
+            return None  # "Prometheus storage": Prometheus's own, not a name
         identifier = len(words) == 1 and "-" in name and shape == "proper"
         keeps_head = not (identifier and kind in _TYPED_BY_HEAD) and (
             head.part_of_name

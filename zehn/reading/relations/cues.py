@@ -150,6 +150,8 @@ _BE = r"(?:is|are|was|were|be|been|being|gets|get)\s+(?:\w+ly\s+|also\s+|only\s+
 # "queries a datastore" reads from it; "sends … to a topic" publishes to it
 _DATASTORE_READ = (("datastore", (Predicate.READS_FROM,)),)
 _TOPIC_PUBLISH = (("topic", (Predicate.PUBLISHES_TO,)),)
+# what is sent, pushed or uploaded to a store is written to it
+_HANDED_ON = (*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))
 
 CUES: tuple[Cue, ...] = (
     # passive voice first: "X is called by Y" -> Y CALLS X
@@ -196,7 +198,7 @@ CUES: tuple[Cue, ...] = (
          Predicate.WRITES_TO, agent=True),
     # "X is sent to Y [by Z]": X (or Z) FEEDS Y; a topic is published to
     _cue(_BE + r"(?:sent|pushed|exported|uploaded|streamed|shipped|delivered)\s+(?:to|into|onto)",
-         Predicate.FEEDS, agent=True, by_kind=_TOPIC_PUBLISH),
+         Predicate.FEEDS, agent=True, by_kind=_HANDED_ON),
     # passive in form, but X stays the subject: "X is backed by Y" -> X DEPENDS_ON Y
     _cue(_BE + r"(?:backed|powered)\s+by|" + _BE + r"built\s+(?:on|upon)(?:\s+top\s+of)?"
          r"|" + _BE + r"based\s+on"
@@ -230,7 +232,7 @@ CUES: tuple[Cue, ...] = (
          Predicate.CALLS, tail=r"to", tail_only=True),
     _cue(r"quer(?:y|ies|ying|ied)", Predicate.CALLS, by_kind=_DATASTORE_READ),
     _cue(r"sends?|sending|exports?|exporting|push(?:es|ing)?|uploads?|uploading|streams|streaming",
-         Predicate.FEEDS, tail=r"to|into|onto", tail_only=True, by_kind=_TOPIC_PUBLISH),
+         Predicate.FEEDS, tail=r"to|into|onto", tail_only=True, by_kind=_HANDED_ON),
     _cue(r"leverages?|leveraging|utili[sz]es?|utili[sz]ing|employs|makes\s+use\s+of",
          Predicate.USES),
     _cue(r"fetching|retriev(?:es?|ing)|scrapes?|scraping", Predicate.READS_FROM, tail=r"from"),
@@ -238,6 +240,7 @@ CUES: tuple[Cue, ...] = (
          Predicate.READS_FROM, tail=r"from", tail_only=True),
     _cue(r"persisting|storing", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
     _cue(r"saves?|saving|caches|caching|dumps?|dumping|flush(?:es)?|flushing|serializes|serialising"
+         r"|backs?\s+up|backing\s+up"
          r"|serializing|serialises|inserts|inserting", Predicate.WRITES_TO, tail=r"to|into|in|onto",
          tail_only=True),
     _cue(r"listens?\s+(?:to|on)|listening\s+(?:to|on)", Predicate.CONSUMES_FROM),
@@ -252,7 +255,7 @@ CUES: tuple[Cue, ...] = (
     # "X adds the job to the queue", "X puts the record into Y": handed on (by kind, below)
     _cue(r"adds|adding|puts|putting|enqueues|enqueuing|places|placing", Predicate.FEEDS,
          tail=r"to|into|onto|in", tail_only=True,
-         by_kind=(*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))),
+         by_kind=_HANDED_ON),
     # a middle component: "X connects A with B", "X sits between A and B"
     _cue(r"connects?|connecting|bridges?|bridging|sits?\s+(?:in\s+)?between"
          r"|(?:is|are)\s+(?:placed\s+|located\s+)?(?:in\s+)?between",

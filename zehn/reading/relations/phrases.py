@@ -227,13 +227,16 @@ def agent_group(text: str, mentions: Sequence[Local], position: int) -> tuple[Gr
     return list_from(text, [m for m in objects if m.start >= start])
 
 
+_POSSESSIVE_START = re.compile(r"^['’]s?(?=\s)")
+
+
 def tail_object_start(
     text: str, mentions: Sequence[Local], position: int, tail: re.Pattern[str]
 ) -> int | None:
     """The object after the first tail ("to", "from" …) that a mention follows, within a
     short filler of the verb's own clause: "stores the items in the user's cart in Valkey"."""
     for match in tail.finditer(text, position, min(len(text), position + 120)):
-        filler = text[position : match.start()]
+        filler = _POSSESSIVE_START.sub("", text[position : match.start()])  # "X's data into Y"
         if breaks(filler):
             return None
         if not (filler[:1].isspace() and filler[-1:].isspace()):

@@ -85,3 +85,30 @@ def test_a_compound_used_in_one_document_or_once_is_not_a_name() -> None:
     found = _found(_ZORBLE * 2 + once * 3, _ZORBLE * 2 + "We saw Zorble Lantern once.\n")
     assert name_key("Zorble") in found
     assert name_key("Zorble Beacon") not in found and name_key("Zorble Lantern") not in found
+
+
+def test_ordinary_words_before_storage_name_a_store() -> None:
+    found = _found(
+        "Every block goes to the ledger storage once a day.\n"
+        "The compactor reads the ledger storage at night.\n",
+        "Readers fetch blocks from the ledger storage on demand.\n"
+        "Operators size the ledger storage for a year of data.\n",
+    )
+    assert found.get(name_key("ledger storage")) == "datastore"
+
+
+def test_a_proper_name_before_storage_is_that_products_own_storage() -> None:
+    found = _found(
+        "The Quorvane storage keeps two hours of data. Quorvane serves queries.\n" * 3,
+        "Queries reach Quorvane first; the Quorvane storage is local.\n" * 3,
+    )
+    assert name_key("Quorvane storage") not in found
+    assert found.get(name_key("Quorvane")) is not None
+
+
+def test_a_describing_word_before_storage_names_nothing() -> None:
+    found = _found(
+        "Blocks stay in the local storage until the upload ends.\n" * 3,
+        "The local storage is wiped after a restart.\n" * 3,
+    )
+    assert name_key("local storage") not in found

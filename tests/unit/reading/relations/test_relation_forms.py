@@ -281,3 +281,27 @@ def test_something_sent_to_a_component_by_another_is_fed_by_the_agent(
     text: str, edge: tuple[str, str, str]
 ) -> None:
     assert read(text) == {edge}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn uploads blocks to Mirelle every hour.",
+        "Quarn sends its events to Mirelle.",
+        "Quarn regularly backs up snapshots into Mirelle.",
+    ],
+)
+def test_what_is_handed_to_a_store_is_written_to_it(text: str) -> None:
+    assert read(text) == {("quarn", "WRITES_TO", "mirelle-store")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn writes Brisk's data into Mirelle.",
+        "Quarn stores Brisk's logs in Mirelle.",
+        "Quarn saves Tolvo's metrics into a configured Mirelle.",
+    ],
+)
+def test_the_place_after_an_owners_data_is_where_it_goes(text: str) -> None:
+    assert ("quarn", "WRITES_TO", "mirelle-store") in read(text)
