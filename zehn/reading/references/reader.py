@@ -537,7 +537,8 @@ def read_document(
 ) -> list[tuple[Sentence, list[Mention]]]:
     """One document's sentences, each with its mentions (see ``read_corpus``)."""
     read: list[tuple[Sentence, list[Mention]]] = []
-    bound = {s.id: binder.bind(s) for s in document.sentences}
+    subjects = _page_subject(document, entities)
+    bound = {s.id: binder.bind(s, subjects=subjects) for s in document.sentences}
     bound = title_references(document, bound, entities, binder)
     bound = agent_references(document, bound)
     refs = document_references(document, bound, entities, binder)
@@ -549,3 +550,12 @@ def read_document(
         sid = s.id
         read.append((s, bound[sid] + refs.get(sid, []) + nodes.get(sid, [])))
     return read
+
+
+def _page_subject(document: SourceText, entities: tuple[Entity, ...]) -> tuple[str, ...]:
+    """The entity a page is about: a discovered ordinary-word name binds on it where a definite
+    word or a preposition marks it ("the sidecar" on the sidecar's page), as ``zehn catalog
+    suggest`` binds it (a name that needs no mark binds anywhere, so this changes nothing
+    for it)."""
+    found = discovered_subject(document, entities) if entities else None
+    return (found[0].id,) if found else ()
