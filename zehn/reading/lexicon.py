@@ -340,7 +340,7 @@ HEADS: dict[str, Head] = {
         COMPONENT,
         True,
         "collector server scheduler executor worker registry exporter receiver connector processor"
-        " indexer controller monitor coordinator dispatcher balancer",
+        " indexer controller monitor coordinator dispatcher balancer node",
     ),
     **_heads(SERVICE, True, "daemon gateway"),
     "storage": Head("storage", DATASTORE, True, after_words_only=True),

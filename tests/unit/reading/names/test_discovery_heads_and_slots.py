@@ -112,3 +112,14 @@ def test_a_describing_word_before_storage_names_nothing() -> None:
         "The local storage is wiped after a restart.\n" * 3,
     )
     assert name_key("local storage") not in found
+
+
+def test_a_name_before_node_is_a_component_kept_whole() -> None:
+    found = _found(
+        "Quorra nodes fan out every query.\nThe Brisket Compute Node caches results.\n",
+        "Each Quorra node keeps a copy.\nScale the Brisket Compute Node with the load.\n",
+        "A Quorra node restarts quickly.\n",
+    )
+    assert found.get(name_key("Quorra node")) == "component"
+    assert found.get(name_key("Brisket Compute Node")) == "component"
+    assert name_key("Brisket Compute") not in found
