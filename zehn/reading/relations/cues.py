@@ -320,7 +320,8 @@ OBJECT_GLUE = frozenset(
     "the a an its their our both directly only also all every each one any some another".split()
 )
 LIST_SEPARATOR = re.compile(
-    r"^\s*(?:,\s*(?:and|or)?|and|or|&|as\s+well\s+as|plus|、|和|与|及|以及|或|或者|跟)\s*"
+    r"^\s*(?:,\s*(?:and|or)?|and|or|&|as\s+well\s+as|plus|、|和|与|及|以及|或|或者|跟"
+    r"|[（(]\s*(?:或|或者|or))\s*"  # "Y（或 Z）", "Y (or Z)": an alternative in parentheses
     r"(?:the\s+)?$",
     re.IGNORECASE,
 )
@@ -469,6 +470,7 @@ ZH_SUBJECT_GLUE = re.compile(
 )
 ZH_OBJECT_GLUE = re.compile(
     r"所有的|全部的|所有|全部|整个|每个|各个|这个|那个|一个|了|着|过|到|于|该|其"
+    r"|上游的?|下游的?|底层的?|远端的?|对应的?|多个|具体的?"  # where or which one
 )
 # A mention right after one of these is the preposition's object, never the verb's subject.
 ZH_PREPOSITION_BEFORE = re.compile(

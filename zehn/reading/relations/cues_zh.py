@@ -81,6 +81,8 @@ _SEND = (
     r"|通知|单播|下发|分发|派发|分配"
 )
 _SENT = re.compile(r"(?:发送|推送|汇报|上报|上传|回传|返回|通知|单播|下发|转发)(?:到|至|给)?$")
+# nouns a cue may open with, taken by a disposal 将/把 before it ("将请求转发给 X")
+ZH_CUE_OBJECTS = ("请求",)
 # a request handed over is a call: "发送扣减请求到 X", "把请求转发给 X"
 _REQUEST = r"请求(?:转发|发送)|(?:发送|转发)(?=[^，。；！？,;]{0,12}?请求)|发请求"
 _REGISTER = r"注册(?!中心|表|码|信息)|登记"
@@ -167,6 +169,8 @@ ZH_MORE_GLUE = re.compile(
     rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
     r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
+    # "X 负责实时拉取 Y": what X is responsible for doing, X does
+    r"|负责(?=\s*(?:实时|定期|周期性地)?\s*(?:拉取|读取|写入|调用|发送|推送|同步|上报|下发))"
 )
 # A kind noun an object is named after, in apposition: "转发给底层的存储节点 X", "存储引擎 X".
 ZH_APPOSITION_NOUNS = r"节点|服务器|服务|组件|模块|引擎|数据库|集群|系统|工具|中间件"

@@ -74,6 +74,7 @@ from zehn.reading.relations.cues import (
     ZH_SUBJECT_GLUE,
     Cue,
 )
+from zehn.reading.relations.cues_zh import ZH_CUE_OBJECTS
 from zehn.reading.relations.phrases import (
     GAP_CACHE,
     WORD,
@@ -337,7 +338,7 @@ def _edges(sentence: Sentence, statement: _Statement, strategy: str) -> tuple[li
     hedged = (
         statement.hedged
         or text.rstrip(" \"'”’)").endswith(("?", "？"))
-        or _modal(statement.gap)
+        or _modal(_disposal_dropped(statement.gap, cue_text))
         or bool(_CONDITIONAL_PREFIX.search(prefix))
         or bool(_EPISTEMIC.search(text))
     )
@@ -378,6 +379,17 @@ def _negated(words: str) -> bool:
 @lru_cache(maxsize=GAP_CACHE)
 def _modal(gap: str) -> bool:
     return bool(MODAL.search(gap))
+
+
+def _disposal_dropped(gap: str, cue_text: str) -> str:
+    """The gap without a disposal 将/把 whose object opens the cue ("A 将请求转发给 B": the
+    request is what 将 takes, so 将 is not "will")."""
+    if cue_text.startswith(ZH_CUE_OBJECTS):
+        return _DISPOSAL_END.sub("", gap)
+    return gap
+
+
+_DISPOSAL_END = re.compile(r"[将把]\s*$")
 
 
 def _by_messaging(subject: _Local, predicates: tuple[str, ...], obj: _Local) -> Pair:

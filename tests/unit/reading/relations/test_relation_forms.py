@@ -305,3 +305,63 @@ def test_what_is_handed_to_a_store_is_written_to_it(text: str) -> None:
 )
 def test_the_place_after_an_owners_data_is_where_it_goes(text: str) -> None:
     assert ("quarn", "WRITES_TO", "mirelle-store") in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 将请求转发给 Pluvia。",
+        "Zorbex 把请求发送到 Pluvia。",
+        "Zorbex 将请求转发给底层的存储节点 Pluvia。",
+    ],
+)
+def test_zh_a_request_taken_by_a_disposal_marker_is_stated_not_planned(text: str) -> None:
+    sentence = Sentence("doc/forms", text, 0, len(text))
+    edges, _ = sentence_edges(sentence, BINDER.bind(sentence), "rules")
+    calls = [e for e in edges if e.rel_type == "CALLS" and e.object.endswith("pluvia")]
+    assert calls and not any(e.hedged for e in calls)
+
+
+def test_zh_will_before_a_verb_is_still_a_plan() -> None:
+    sentence = Sentence("doc/forms", "Zorbex 将调用 Pluvia。", 0, 17)
+    edges, _ = sentence_edges(sentence, BINDER.bind(sentence), "rules")
+    assert edges and all(e.hedged for e in edges)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn forwards requests to Brisk (or Tolvo).",
+        "Zorbex 将请求转发给 Pluvia（或 Kestrel）。",
+        "Zorbex 将请求转发给 Pluvia（或者 Kestrel）。",
+    ],
+)
+def test_an_alternative_in_parentheses_is_an_object_too(text: str) -> None:
+    objects = {o for _, p, o in read(text) if p == "CALLS"}
+    assert len(objects) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex 负责实时拉取 Pluvia 的变更信息。", ("zorbex", "READS_FROM", "pluvia")),
+        ("Zorbex 负责定期写入 Kestrel。", ("zorbex", "WRITES_TO", "kestrel")),
+        ("Zorbex 负责调用 Pluvia。", ("zorbex", "CALLS", "pluvia")),
+    ],
+)
+def test_zh_what_a_component_is_responsible_for_doing_it_does(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Zorbex 实时拉取上游 Pluvia 的变更信息。", ("zorbex", "READS_FROM", "pluvia")),
+        ("Zorbex 将结果写入下游 Kestrel。", ("zorbex", "WRITES_TO", "kestrel")),
+        ("Zorbex 将请求转发给远端的 Pluvia。", ("zorbex", "CALLS", "pluvia")),
+    ],
+)
+def test_zh_where_an_object_stands_does_not_hide_it(text: str, edge: tuple[str, str, str]) -> None:
+    assert edge in read(text)
