@@ -478,10 +478,14 @@ def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
         if len(humps) < 2 or word.lower() in NOT_NAMES:
             continue
         if head is None:
-            if _STRONG_EMPHASIS.match(text, match.start() - 2) and text[match.end() :].startswith(
-                "**"
-            ):  # "**SchedulerProcess** sends …": a CamelCase actor set in bold, as a name
-                yield Clue(word, None, "camel", f"identifier {word!r} in bold", doc_id, REPEATED)
+            closed = text[match.end() :].startswith("**")
+            # a list item's bold label: the sentence starts after "- **", so only "**" closes it
+            label = closed and not text[: match.start()].strip()
+            if label or (closed and _STRONG_EMPHASIS.match(text, match.start() - 2)):
+                # "**SchedulerProcess** sends …": a CamelCase actor set in bold, as a name; as
+                # the label a list item defines ("- **X**主要负责 …"), a name even once
+                why = f"identifier {word!r} {'as a bold label' if label else 'in bold'}"
+                yield Clue(word, None, "camel", why, doc_id, STRONG if label else REPEATED)
             continue
         name = word if head.part_of_name or head.kind != EntityKind.SERVICE else "".join(humps[:-1])
         written = "" if name == word else word

@@ -81,6 +81,12 @@ _SEND = (
     r"|通知|单播|下发|分发|派发|分配"
 )
 _SENT = re.compile(r"(?:发送|推送|汇报|上报|上传|回传|返回|通知|单播|下发|转发)(?:到|至|给)?$")
+# An activity after the object of 负责/维护 ("负责任务队列的提交", "负责 DAG 任务切分"): what the
+# subject is responsible for is the activity, not the thing it is done to.
+ZH_ACTIVITY_AFTER = re.compile(
+    r"\s*(?:的)?\s*(?:任务)?(?:提交|处理|执行|切分|拆分|监控|调度|分配|分发|启停|操作|解析|计算"
+    r"|同步|清理|管理|注册|上报)"
+)
 # nouns a cue may open with, taken by a disposal 将/把 before it ("将请求转发给 X")
 ZH_CUE_OBJECTS = ("请求",)
 # a request handed over is a call: "发送扣减请求到 X", "把请求转发给 X"

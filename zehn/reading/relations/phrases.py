@@ -33,6 +33,7 @@ from zehn.reading.relations.cues import (
     ZH_OBJECT_GLUE,
     Cue,
 )
+from zehn.reading.relations.cues_zh import ZH_ACTIVITY_AFTER
 from zehn.reading.scripts import CJK
 from zehn.reading.vocabulary import Predicate
 
@@ -119,6 +120,8 @@ def object_group(text: str, mentions: Sequence[Local], hit: CueHit) -> tuple[Gro
         start = owned.start  # "调用 A 的 B": B
     group, end = list_from(text, [m for m in objects if m.start >= start])
     group = [m for m in group if not _modifies_artifact(text, m.end)]
+    if cue.cjk and Predicate.OWNS in cue.predicates:  # "负责任务队列的提交": the submitting
+        group = [m for m in group if not ZH_ACTIVITY_AFTER.match(text, m.end)]
     if not group:
         return None, hit.end  # "using the Prometheus Java client library": not Prometheus
     group, end = _repeated_preposition(text, objects, hit, group, end)

@@ -123,3 +123,19 @@ def test_a_name_before_node_is_a_component_kept_whole() -> None:
     assert found.get(name_key("Quorra node")) == "component"
     assert found.get(name_key("Brisket Compute Node")) == "component"
     assert name_key("Brisket Compute") not in found
+
+
+def test_a_camel_case_identifier_as_a_bold_list_label_is_a_name_even_once() -> None:
+    found = _found(
+        "- **QuorbManagerThread**主要负责任务队列的提交。\n",
+        "1. **SpoolFetchRunnable** pulls the next job from the queue.\n",
+        "* **LedgerRetryThread**: retries failed writes.\n",
+        "Nothing else is said here.\n",
+    )
+    for name in ("QuorbManagerThread", "SpoolFetchRunnable", "LedgerRetryThread"):
+        assert name_key(name) in found, name
+
+
+def test_a_camel_case_word_once_without_markup_is_no_name() -> None:
+    found = _found("- QuorbManagerThread is mentioned once.\n", "Nothing else here.\n")
+    assert name_key("QuorbManagerThread") not in found

@@ -365,3 +365,20 @@ def test_zh_what_a_component_is_responsible_for_doing_it_does(
 )
 def test_zh_where_an_object_stands_does_not_hide_it(text: str, edge: tuple[str, str, str]) -> None:
     assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 主要负责 Pluvia 的提交。",
+        "Zorbex 主要负责 Pluvia 任务切分。",
+        "Zorbex 负责 Kestrel 的清理和监控。",
+    ],
+)
+def test_zh_responsible_for_an_activity_on_a_thing_is_no_ownership_of_it(text: str) -> None:
+    assert not {e for e in read(text) if e[1] == "OWNS"}
+
+
+@pytest.mark.parametrize("text", ["Zorbex 负责 Pluvia。", "Pluvia 由 Zorbex 负责维护。"])
+def test_zh_responsible_for_a_thing_is_ownership(text: str) -> None:
+    assert ("zorbex", "OWNS", "pluvia") in read(text)
