@@ -17,16 +17,12 @@ import logging
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-
-import jieba  # type: ignore[import-untyped]
-import jieba.posseg as pseg  # type: ignore[import-untyped]
+from typing import Any
 
 from zehn.reading.lexicon import CJK_HEADS, names_a_thing
 from zehn.reading.names.termhood import is_general
 from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
-
-jieba.setLogLevel(logging.WARNING)
 
 _CJK = HAN_SPAN_COMPAT
 MAX_NAME_CHARS = 4  # 购物车, 风控, 注册: a component's Chinese name before its head
@@ -48,7 +44,18 @@ _BOUNDARY = re.compile(rf"(?:^|[^{_CJK}A-Za-z0-9])$")
 
 @lru_cache(maxsize=16384)
 def _tags(text: str) -> tuple[tuple[str, str], ...]:
-    return tuple((w.word, w.flag) for w in pseg.cut(text))
+    return tuple((w.word, w.flag) for w in _segmenter().cut(text))
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    """``jieba.posseg``, imported on the first Chinese sentence: its import (its dictionaries
+    of parts of speech) is a quarter of a second every command would pay for English text."""
+    import jieba  # type: ignore[import-untyped]
+    import jieba.posseg as pseg  # type: ignore[import-untyped]
+
+    jieba.setLogLevel(logging.WARNING)
+    return pseg
 
 
 def _function(flag: str) -> bool:
