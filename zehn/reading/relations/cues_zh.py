@@ -5,7 +5,7 @@
 predicate per form, chosen for what the sentence's subject does to the object:
 
 - A 向 X 注册/登记; A 注册(…)到 X: WRITES_TO (registering adds an entry to X)
-- A 向 X 订阅: CONSUMES_FROM (A receives what X pushes)
+- A 向 X 订阅: CONSUMES_FROM (A receives what X pushes); A 监听 X (的变化): CONSUMES_FROM
 - A 向 X 获取/查询/拉取/读取: READS_FROM (A pulls data from X)
 - A 与/跟 X 交互/通信/通讯/对接/连接: CALLS (A talks to X; "与 X 之间"
   and "与 X 的交互" state no direction and make no edge)
@@ -145,6 +145,7 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(_to(_WRITE + _NOT_A_STORE), (Predicate.WRITES_TO,), tail=r"到|至|进|在", tail_only=True),
     ZhCue(r"(?<![长短])(?:连接|连)(?:到|至|上)|直连|(?<![长短])连接" + _NOT_A_LINK, (_CALLS,)),
     ZhCue(r"访问(?!量|权限|控制|日志|频率|压力|次数|地址|的)", (Predicate.CALLS,)),
+    ZhCue(r"监听(?!端口|地址|器|的)", (Predicate.CONSUMES_FROM,)),  # "监听 X 的变化": X's events
     ZhCue(r"(?:构建|建立|运行|部署|搭建)(?:在|于)", (Predicate.DEPENDS_ON,)),
     ZhCue(r"(?:内置|内嵌|嵌入|集成)(?:在|于|到)", (Predicate.DEPENDS_ON,)),  # a part of X
     ZhCue(_OUTAGE + _then(_UNUSABLE), (Predicate.AFFECTS,)),
@@ -172,7 +173,7 @@ ZH_MORE_GLUE = re.compile(
     # the entity itself: "订单服务实例都会连接到 …", "A 服务启动时向 B 注册"
     r"|实例|集群|节点|进程|服务器|服务端|服务(?=[在启停关重上下初部宕恢退]|$)"
     r"|把(?=\s*$)"  # "A 会把请求转发给 B"
-    rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
+    rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|持续地?|不断地?|实时地?|一直|始终|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
     r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
     # "X 负责实时拉取 Y": what X is responsible for doing, X does

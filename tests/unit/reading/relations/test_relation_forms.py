@@ -382,3 +382,19 @@ def test_zh_responsible_for_an_activity_on_a_thing_is_no_ownership_of_it(text: s
 @pytest.mark.parametrize("text", ["Zorbex 负责 Pluvia。", "Pluvia 由 Zorbex 负责维护。"])
 def test_zh_responsible_for_a_thing_is_ownership(text: str) -> None:
     assert ("zorbex", "OWNS", "pluvia") in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zorbex 监听 Pluvia 的变化。",
+        "Zorbex 启动后持续监听 Pluvia。",
+        "Zorbex 服务启动时向 Kestrel 注册临时节点，通过监听 Pluvia 临时节点变化来进行容错处理。",
+    ],
+)
+def test_zh_listening_to_a_component_consumes_from_it(text: str) -> None:
+    assert ("zorbex", "CONSUMES_FROM", "pluvia") in read(text)
+
+
+def test_zh_a_listening_port_is_no_component() -> None:
+    assert read("Zorbex 监听端口 8080，Pluvia 不监听。") == set()
