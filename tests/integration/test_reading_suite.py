@@ -31,6 +31,9 @@ relations:
      object_kind: datastore, file: b.md, quote: "The ledger service writes to the vault.",
      sentence: y, grade: source-supported}
   - {subject: ledger, subject_kind: service, predicate: READS_FROM, object: vault,
+     object_kind: datastore, file: a.md, quote: "The ledger service polls the vault.",
+     sentence: w, grade: source-supported}
+  - {subject: ledger, subject_kind: service, predicate: READS_FROM, object: vault,
      object_kind: datastore, file: a.md, quote: "The ledger service reads the vault.",
      sentence: z, grade: source-supported}
 """
@@ -41,7 +44,8 @@ def test_each_missed_relation_is_put_at_the_stage_it_was_lost(
 ) -> None:
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "a.md").write_text(
-        "# A\n\nThe ledger service notifies fraud.\n\nThe ledger service reads the vault.\n"
+        "# A\n\nThe ledger service notifies fraud.\n\nThe ledger service polls the vault.\n\n"
+        "The ledger service reads the vault.\n"
     )
     (tmp_path / "corpus" / "b.md").write_text("# B\n\nThe ledger service writes to the vault.\n")
     (tmp_path / "gold").mkdir()
@@ -54,13 +58,21 @@ def test_each_missed_relation_is_put_at_the_stage_it_was_lost(
     (doc_a,) = scorer.index.files["a.md"]
     client.write(
         graph_name,
-        "CREATE (:Entity {name: 'Ledger Service', aliases: []}), (:Entity {name: 'vault', aliases: []}),"
+        "CREATE (l:Entity {name: 'Ledger Service', aliases: []}),"
+        " (v:Entity {name: 'vault', aliases: []}),"
         " (:Sentence {id: 's1', doc_id: $a, text: 'The ledger service notifies fraud.'}),"
-        " (:Sentence {id: 's2', doc_id: $a, text: 'The ledger  service reads the vault.'})",
+        " (s3:Sentence {id: 's3', doc_id: $a, text: 'The ledger service polls the vault.'}),"
+        " (s2:Sentence {id: 's2', doc_id: $a, text: 'The ledger  service reads the vault.'}),"
+        " (l)-[:MENTIONED_IN]->(s3), (l)-[:MENTIONED_IN]->(s2), (v)-[:MENTIONED_IN]->(s2)",
         {"a": doc_a},
-    )  # b.md's sentence was never stored; fraud was never discovered
+    )  # b.md's sentence was never stored; fraud was never discovered; s3 names no vault
     stages = _stages(client, graph_name, gold, scorer, gold.stated)
-    assert stages == ["lost_end_not_discovered", "lost_sentence_not_stored", "lost_no_edge"]
+    assert stages == [
+        "lost_end_not_discovered",
+        "lost_sentence_not_stored",
+        "lost_end_not_bound",
+        "lost_no_edge",
+    ]
 
 
 def test_the_suite_prints_one_row_per_corpus(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,10 @@ no edge matched, the stage it was lost at:
   gold names (discovery);
 - ``lost_sentence_not_stored``: no stored sentence of its file holds the quote (loading and
   splitting);
-- ``lost_no_edge``: both ends are entities and the sentence is stored, yet no matching edge
-  (relation reading).
+- ``lost_end_not_bound``: both ends are entities and the sentence is stored, but the sentence
+  does not mention both (binding and references);
+- ``lost_no_edge``: the sentence mentions both ends, yet no matching edge (relation reading:
+  a co-mention with no relation read is told apart from a name not found).
 
 ``zehn compare --suite`` prints it; run it before every commit that changes reading.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,9 +35,18 @@ from zehn.evaluate.gold import GoldRelation, GoldSet, load_gold, name_forms
 from zehn.evaluate.matching import fold
 from zehn.store.client import GraphClient
 
-STAGES = ("lost_end_not_discovered", "lost_sentence_not_stored", "lost_no_edge")
+STAGES = (
+    "lost_end_not_discovered",
+    "lost_sentence_not_stored",
+    "lost_end_not_bound",
+    "lost_no_edge",
+)
 _ENTITY_NAMES = "MATCH (e:Entity) RETURN e.name, e.aliases"
 _SENTENCES = "MATCH (s:Sentence) RETURN s.id, s.doc_id, s.text"
+_MENTIONED = (
+    "MATCH (e:Entity)-[:MENTIONED_IN]->(s:Sentence) RETURN s.id, collect(DISTINCT e.name),"
+    " collect(e.aliases)"
+)
 
 
 @dataclass(frozen=True)
@@ -116,35 +128,56 @@ def _stages(
     forms: set[str] = set()
     for name, aliases in client.read(graph, _ENTITY_NAMES).rows:
         forms |= name_forms((str(name), *(str(a) for a in aliases or [])))
-    by_doc: dict[str, list[str]] = {}
-    ids: set[str] = set()
+    by_doc: dict[str, list[tuple[str, str]]] = {}
     for sentence_id, doc_id, text in client.read(graph, _SENTENCES).rows:
-        by_doc.setdefault(str(doc_id), []).append(fold(str(text)))
-        ids.add(str(sentence_id))
+        by_doc.setdefault(str(doc_id), []).append((str(sentence_id), fold(str(text))))
+    ids = {sid for sentences in by_doc.values() for sid, _ in sentences}
+    named = _named_in(client, graph)
     stages = []
     for relation in missed:
         ends = (
             gold.forms(relation.subject, relation.subject_kind) & forms,
             gold.forms(relation.object, relation.object_kind) & forms,
         )
+        found = _stored(relation, scorer, by_doc, ids)
         if not all(ends):
             stages.append("lost_end_not_discovered")
-        elif not _stored(relation, scorer, by_doc, ids):
+        elif not found:
             stages.append("lost_sentence_not_stored")
+        elif not any(_both_named(ends, named.get(sid, frozenset())) for sid in found):
+            stages.append("lost_end_not_bound")
         else:
             stages.append("lost_no_edge")
     return stages
 
 
+def _both_named(ends: tuple[AbstractSet[str], AbstractSet[str]], named: AbstractSet[str]) -> bool:
+    return bool(ends[0] & named) and bool(ends[1] & named)
+
+
+def _named_in(client: GraphClient, graph: str) -> dict[str, AbstractSet[str]]:
+    """Per sentence id, the name forms of the entities it mentions."""
+    named: dict[str, AbstractSet[str]] = {}
+    for sentence_id, names, aliases in client.read(graph, _MENTIONED).rows:
+        all_aliases = [str(a) for group in aliases or [] for a in group or []]
+        named[str(sentence_id)] = name_forms((*(str(n) for n in names), *all_aliases))
+    return named
+
+
 def _stored(
-    relation: GoldRelation, scorer: GoldScorer, by_doc: dict[str, list[str]], ids: set[str]
-) -> bool:
-    """Whether a stored sentence of the relation's file holds its quote (or lies inside it)."""
+    relation: GoldRelation,
+    scorer: GoldScorer,
+    by_doc: dict[str, list[tuple[str, str]]],
+    ids: set[str],
+) -> list[str]:
+    """The stored sentences of the relation's file that hold its quote (or lie inside it)."""
     if scorer.index is None:  # the sample's format: the sentence id is the gold's
-        return relation.sentence in ids
+        return [relation.sentence] if relation.sentence in ids else []
     quote = fold(relation.quote)
     documents = scorer.index.files.get(relation.file or "", ())
-    return any(quote in text or text in quote for d in documents for text in by_doc.get(d, []))
+    return [
+        sid for d in documents for sid, text in by_doc.get(d, []) if quote in text or text in quote
+    ]
 
 
 def render_suite(frame: pd.DataFrame) -> str:
