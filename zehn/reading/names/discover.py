@@ -93,7 +93,8 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     unique: dict[str, Entity] = {}
     for entity in entities:
         unique.setdefault(entity.id, entity)
-    return tuple(_served(fold_instances(_folded(list(unique.values())))))
+    served = _served(fold_instances(_folded(list(unique.values()))))
+    return tuple(_role_names(served, documents))
 
 
 def _folded(entities: list[Entity]) -> list[Entity]:
@@ -169,6 +170,37 @@ def _served(entities: list[Entity]) -> list[Entity]:
                 entity,
                 aliases=(*entity.aliases, served),
                 evidence=(*entity.evidence, (served, why)),
+            )
+        out.append(entity)
+    return out
+
+
+_CAPITALISED_ALONE = re.compile(r"(?<![\w./-])([A-Z][a-z]{2,})(?![\w-]|\s+[A-Z])")
+_SERVER_PARTS = re.compile(r"^([A-Za-z][a-z]+)[-_ ]?[Ss]erver$")
+ROLE_NAME_USES = 10  # the bare word, capitalised and alone, this often: a role name
+
+
+def _role_names(entities: list[Entity], documents: Sequence[SourceText]) -> list[Entity]:
+    """ "MasterServer" is the master: where the corpus writes the bare word of a two-part
+    server name capitalised and alone often ("Master 分配任务给 Worker"), it is an alias,
+    unless another entity already has it."""
+    counts = Counter(m for d in documents for m in _CAPITALISED_ALONE.findall(d.text))
+    taken = {name_key(f) for e in entities for f in (e.name, *e.aliases)}
+    out = []
+    for entity in entities:
+        bare = next(
+            (
+                p[1].capitalize()
+                for f in (entity.name, *entity.aliases)
+                if (p := _SERVER_PARTS.match(f))
+            ),
+            None,
+        )
+        if bare and counts[bare] >= ROLE_NAME_USES and name_key(bare) not in taken:
+            taken.add(name_key(bare))
+            why = f"{bare!r} alone, {counts[bare]} times, for {entity.name!r}"
+            entity = replace(
+                entity, aliases=(*entity.aliases, bare), evidence=(*entity.evidence, (bare, why))
             )
         out.append(entity)
     return out

@@ -3,6 +3,8 @@ template slots that never do."""
 
 from __future__ import annotations
 
+import pytest
+
 from zehn.corpus.model import SourceText
 from zehn.reading.names.clues import name_key
 from zehn.reading.names.discover import discover_entities
@@ -139,3 +141,31 @@ def test_a_camel_case_identifier_as_a_bold_list_label_is_a_name_even_once() -> N
 def test_a_camel_case_word_once_without_markup_is_no_name() -> None:
     found = _found("- QuorbManagerThread is mentioned once.\n", "Nothing else here.\n")
     assert name_key("QuorbManagerThread") not in found
+
+
+def _role_corpus(server: str, bare_uses: int, after: str = "") -> dict[str, list[str]]:
+    from zehn.reading.names.discover import discover_entities as discover
+
+    lines = [f"Then Keeper{after} hands job {i} to the workers.\n" for i in range(bare_uses)]
+    named = f"The {server} hands job 0 to the workers.\n"
+    pages = (
+        f"# {server}\n\n{named}" + "".join(lines[::2]),
+        f"# Notes\n\n{named}" + "".join(lines[1::2]),
+    )
+    documents = []
+    for i, (text, title) in enumerate(zip(pages, (server, "Notes"), strict=True)):
+        doc_id = f"doc/r{i}-md"
+        chunks, sentences = chunk_sentences(doc_id, split_sentences(doc_id, text))
+        documents.append(SourceText(doc_id, title, text, tuple(chunks), tuple(sentences)))
+    return {e.name: list(e.aliases) for e in discover(documents)}
+
+
+@pytest.mark.parametrize("server", ["keeper-server", "KeeperServer", "Keeper Server"])
+def test_the_bare_word_of_a_server_name_used_alone_often_is_its_alias(server: str) -> None:
+    found = _role_corpus(server, 12)
+    assert any("Keeper" in aliases for aliases in found.values()), found
+
+
+def test_a_bare_word_used_rarely_or_only_in_compounds_is_no_alias() -> None:
+    for found in (_role_corpus("keeper-server", 3), _role_corpus("keeper-server", 12, " UI")):
+        assert not any("Keeper" in aliases for aliases in found.values()), found
