@@ -51,6 +51,64 @@ while True:
 """
 
 
+# A stand-in that replays a large file the way FalkorDB does: PING goes unanswered (not even
+# LOADING) while the log grows by one line per graph decoded; then it answers PONG.
+SLOW_LOADING_SERVER = """\
+#!{python}
+import select, socket, sys, time
+conf = dict(line.split(" ", 1) for line in open(sys.argv[1]).read().splitlines())
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", int(conf["port"])))
+listener.listen()
+held, loaded_at, n = [], time.monotonic() + {load_s}, 0
+while time.monotonic() < loaded_at:
+    if select.select([listener], [], [], {every_s})[0]:
+        held.append(listener.accept()[0])
+    n += 1
+    if {logs}:
+        print(f"Done decoding graph g{{n}}", flush=True)
+open_ = [listener, *held]
+while True:
+    for sock in select.select(open_, [], [])[0]:
+        if sock is listener:
+            open_.append(listener.accept()[0])
+        elif data := sock.recv(4096).upper():  # one command per read: PING, or set-up
+            reply = b"+PONG" if b"PING" in data else b"-NOPROTO" if b"HELLO" in data else b"+OK"
+            sock.sendall(reply + b"\\r\\n")
+        else:
+            open_.remove(sock)
+"""
+
+
+def _slow_loader(tmp_path: Path, *, logs: bool) -> Path:
+    script = tmp_path / "redis-server"
+    source = SLOW_LOADING_SERVER.format(python=sys.executable, load_s=2.5, every_s=0.2, logs=logs)
+    script.write_text(textwrap.dedent(source))
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("logs", [True, False], ids=["log grows", "log still"])
+def test_a_server_that_loads_without_replying_is_waited_for_while_its_log_grows(
+    tmp_path: Path, logs: bool
+) -> None:
+    manager = ManagedServer(tmp_path / "home", start_timeout_s=1.0, stop_grace_s=0.5)
+    manager.data_dir.mkdir(parents=True)
+    port = _free_port()
+    process = manager._spawn(
+        _slow_loader(tmp_path, logs=logs), manager._write_conf(port, Path("m.so"))
+    )
+    try:
+        outcome = server._wait_until_ready(process, port, 1.0, manager.log_path)
+    finally:
+        processes.end_child(process, 0.5)
+    if logs:
+        assert outcome is None  # 2.5 s without a reply, but never 1 s without a log line
+    else:
+        assert outcome == "no reply to PING and no new log line for 1 s (wedged)"
+
+
 @pytest.fixture
 def wedged_binary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``binaries()`` hands out the stand-in, named redis-server like the real one."""
@@ -87,7 +145,7 @@ def test_a_start_that_hangs_is_ended_and_leaves_nothing_behind(
         manager.ensure()
     message = str(raised.value)
     assert str(manager.data_dir) in message
-    assert "no reply to PING for 1 s (wedged)" in message
+    assert "no reply to PING and no new log line for 1 s (wedged)" in message
     assert "killed it with SIGKILL" in message  # SIGTERM was ignored
     assert "Received shutdown signal during loading" in message  # the log's last lines
     pids = [int(p) for p in (manager.data_dir / "stand-in.pids").read_text().split()]

@@ -182,7 +182,7 @@ class ManagedServer:
         for attempt in range(1, _START_ATTEMPTS + 1):
             port = self._choose_port(wanted_port, fixed=fixed)
             process = self._spawn(server, self._write_conf(port, module))
-            outcome = _wait_until_ready(process, port, self.start_timeout_s)
+            outcome = _wait_until_ready(process, port, self.start_timeout_s, self.log_path)
             if outcome is None:
                 self._compact_aof(port)
                 return self._record(process.pid, port, wanted_port)
@@ -323,14 +323,18 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
-def _wait_until_ready(process: subprocess.Popen[bytes], port: int, timeout_s: float) -> str | None:
+def _wait_until_ready(
+    process: subprocess.Popen[bytes], port: int, timeout_s: float, log: Path | None = None
+) -> str | None:
     """None once the new server answers PING; otherwise why it is not coming up.
 
-    A server replaying a large AOF replies LOADING: a sign of life, so it may go on up to
-    ``LOADING_LIMIT_S``. One that replies nothing at all for ``timeout_s`` is wedged
-    (its main thread is stuck), however far its log got.
+    A server replaying a large AOF shows signs of life, so it may go on up to
+    ``LOADING_LIMIT_S``: it replies LOADING, or, while the module replays graph commands
+    and leaves PING unanswered, its log still grows ("Done decoding graph …"). One that
+    replies nothing and logs nothing for ``timeout_s`` is wedged (its main thread is stuck).
     """
-    started = last_reply = time.monotonic()
+    started = last_sign = time.monotonic()
+    logged = _size(log)
     client = redis.Redis(
         host=LOOPBACK, port=port, socket_timeout=2, socket_connect_timeout=2, retry=_NO_RETRY
     )
@@ -342,17 +346,26 @@ def _wait_until_ready(process: subprocess.Popen[bytes], port: int, timeout_s: fl
                 if client.ping() and process.poll() is None:  # ours, not another on the port
                     return None
             except redis.BusyLoadingError:
-                last_reply = time.monotonic()
+                last_sign = time.monotonic()
             except (redis.ConnectionError, redis.TimeoutError):
                 pass
             now = time.monotonic()
-            if now - last_reply >= timeout_s:
-                return f"no reply to PING for {timeout_s:g} s (wedged)"
+            if (grown := _size(log)) > logged:
+                logged, last_sign = grown, now
+            if now - last_sign >= timeout_s:
+                return f"no reply to PING and no new log line for {timeout_s:g} s (wedged)"
             if now - started >= LOADING_LIMIT_S:
                 return f"still loading its data after {LOADING_LIMIT_S:g} s"
             time.sleep(0.02)
     finally:
         client.close()
+
+
+def _size(path: Path | None) -> int:
+    try:
+        return path.stat().st_size if path is not None else 0
+    except OSError:
+        return 0
 
 
 def _wait_for_ping(host: str, port: int, wait_s: float, *, pid: int | None = None) -> bool:
