@@ -71,6 +71,10 @@ class Mention:
     # rather than by the name itself; ``reason`` then says what it refers to and why, and an
     # edge resting on it records that reason so the grader can accept the same reading.
     reference: bool = False
+    # Bound by what its page says elsewhere (the page is about it, or marks it as a name in
+    # other sentences), not by the sentence alone: an edge resting on it records the reason, as
+    # for a reference, so the grader accepts the same reading.
+    page_level: bool = False
 
     @computed_once
     def entity_id(self) -> str | None:

@@ -17,9 +17,11 @@ only where the text marks it as the component: its kind word next to it ("the ca
 service"), code or emphasis markup (`` `cart` ``, ``*scheduler*``, a link's text), a line
 of its own (a heading or a label), Title Case inside a sentence ("Fraud Detection"), an
 identifier spelling ("fraud-detection"), "the" before a name that is itself a kind word
-("the scheduler"), or the page being about it (``subjects``). The marks are read from the
-sentence alone, so the grader re-reading a sentence binds it the same way. Catalog names are
-trusted as they are.
+("the scheduler"). The marks are read from the sentence alone, so the grader re-reading a
+sentence binds it the same way. Two marks come from the page instead (``subjects``): the page
+being about the name, and the page marking the name elsewhere (``page_binding``); a mention
+bound by them is ``page_level`` and an edge resting on it records why, as a reference does.
+Catalog names are trusted as they are.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, pairwise
+from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 from zehn.corpus.model import Sentence
@@ -48,6 +51,11 @@ from zehn.reading.scripts import HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
+# Marks a sentence does not hold: its page is about the name, or marks it elsewhere.
+PAGE_SUBJECT = "the page being about it"
+PAGE_MARKED = "its marked uses elsewhere on the page"
+_PAGE_MARKS = frozenset((PAGE_SUBJECT, PAGE_MARKED))
+NO_SUBJECTS: Mapping[str, str] = MappingProxyType({})
 _TOKEN = re.compile(rf"[A-Za-z0-9]+|[{HAN_SPAN_COMPAT}]|[^\sA-Za-z0-9_\-\u2010-\u2015]")
 # the same tokens with what lies between them: [gap, token, gap, token, …, gap], split in C
 _SPLIT = re.compile(f"({_TOKEN.pattern})")
@@ -244,11 +252,12 @@ class Binder:
         # kept with the binder: every name in a sentence found in one pass, not per token
         self._matcher = TokenMatcher(self._forms)
 
-    def bind(self, sentence: Sentence, subjects: Collection[str] = ()) -> list[Mention]:
+    def bind(self, sentence: Sentence, subjects: Mapping[str, str] = NO_SUBJECTS) -> list[Mention]:
         """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping.
 
-        ``subjects`` are the entities the sentence's document is about: their ordinary-word
-        names bind there unmarked.
+        ``subjects`` are the entities the sentence's page is about or marks elsewhere, each
+        with that page mark (``PAGE_SUBJECT``, ``PAGE_MARKED``): their ordinary-word names
+        bind there after a definite word or a preposition.
         """
         text = sentence.text
         mentions: list[Mention] = []
@@ -279,7 +288,7 @@ class Binder:
         sentence: Sentence,
         split: _Split,
         mentions: list[Mention],
-        subjects: Collection[str],
+        subjects: Mapping[str, str],
     ) -> list[Mention]:
         """A possessor is no mention of its own: "Celery's result backend" names the result
         backend, not Celery. The noun phrase after "'s" binds where it is a name (an
@@ -341,7 +350,7 @@ class Binder:
         text: str,
         split: _Split,
         i: int,
-        subjects: Collection[str] = (),
+        subjects: Mapping[str, str] = NO_SUBJECTS,
         *,
         possessor: bool = False,
         counts: Sequence[int] | None = None,
@@ -429,6 +438,7 @@ class Binder:
             surface=surface,
             candidates=ids,
             reason=reason,
+            page_level=mark in _PAGE_MARKS and forms[0].marked_only,
         )
 
     def _decide_by_cue(
@@ -504,7 +514,7 @@ def _mark(
     start: int,
     end: int,
     kinds: set[str],
-    subjects: Collection[str],
+    subjects: Mapping[str, str],
     forms: list[_Form],
 ) -> str:
     """Why an ordinary-word name at ``text[start:end]`` names the component here, or ''."""
@@ -530,8 +540,10 @@ def _mark(
         return "Title Case"
     if own_head is not None and own_head.kind in kinds and _THE_BEFORE.search(text[:start]):
         return f"'the' before the kind word {surface!r}"
-    if any(f.entity_id in subjects for f in forms) and _DEFINITE_BEFORE.search(text[:start]):
-        return "the page being about it"
+    page = next((subjects[f.entity_id] for f in forms if f.entity_id in subjects), "")
+    opening = page == PAGE_MARKED and not _LABEL_JUNK.sub("", text[:start])
+    if page and not opening and _DEFINITE_BEFORE.search(text[:start]):
+        return page  # (a marked term opening a sentence binds in its paragraph only: forms.py)
     if len(words) == 1 and surface[:1].isupper():
         if _MID_SENTENCE.search(text[:start]):
             return "a capital mid-sentence"  # "extend the Sidecar": written as a name
@@ -565,6 +577,12 @@ def _qualified_part(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 2) : start]
     tagged = before[-1:] == "<" or before == '="' or (before[-1:] == ":" and before[:1].isalpha())
     return dotted or tagged
+
+
+def sentence_marked(mention: Mention) -> bool:
+    """True when an ordinary-word name was bound by a mark its own sentence holds (markup, its
+    kind word, a capital mid-sentence …), not by its page."""
+    return ", marked by " in mention.reason and not mention.page_level
 
 
 def _mention_start(mention: Mention) -> int:

@@ -18,6 +18,7 @@ from zehn.reading.names.binding import Binder
 from zehn.reading.names.catalog import Catalog
 from zehn.reading.names.clues import name_key
 from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.page_binding import bind_page
 from zehn.reading.outline import headings, path_subject
 
 _PAREN = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
@@ -121,8 +122,8 @@ def bind_corpus(
     bound: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:
         subject = None if catalog else document_subject(document, entities)
-        subjects = (subject[0].id,) if subject else ()
-        bound.extend((s, binder.bind(s, subjects=subjects)) for s in document.sentences)
+        page = bind_page(binder, document.sentences, subject[0].id if subject else None)
+        bound.extend((s, page[s.id]) for s in document.sentences)
         if progress:
             progress(1)
     return tuple(entities), bound

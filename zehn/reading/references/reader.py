@@ -29,6 +29,7 @@ from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.names.binding import Binder, entities_by_id
 from zehn.reading.names.catalog import Catalog
 from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.page_binding import bind_page
 from zehn.reading.names.subjects import document_subject as discovered_subject
 from zehn.reading.references.agents_zh import agent_references
 from zehn.reading.references.forms import (
@@ -491,10 +492,13 @@ def _by_id(entities: Sequence[Entity], entity_id: str | None) -> Entity | None:
 
 
 def with_references(edges: Sequence[Edge], mentions: Sequence[Mention]) -> list[Edge]:
-    """Edges with the reason of any reference mention an end rests on."""
+    """Edges with the reason of any reference mention an end rests on (or any mention bound by
+    what its page says elsewhere: the grader, reading the sentence alone, needs the reason)."""
     if not edges:
         return []
-    refs = {(m.entity_id, m.start, m.end): m.reason for m in mentions if m.reference}
+    refs = {
+        (m.entity_id, m.start, m.end): m.reason for m in mentions if m.reference or m.page_level
+    }
     if not refs:
         return list(edges)
     out = []
@@ -537,8 +541,7 @@ def read_document(
 ) -> list[tuple[Sentence, list[Mention]]]:
     """One document's sentences, each with its mentions (see ``read_corpus``)."""
     read: list[tuple[Sentence, list[Mention]]] = []
-    subjects = _page_subject(document, entities)
-    bound = {s.id: binder.bind(s, subjects=subjects) for s in document.sentences}
+    bound = bind_page(binder, document.sentences, _page_subject(document, entities))
     bound = title_references(document, bound, entities, binder)
     bound = agent_references(document, bound)
     refs = document_references(document, bound, entities, binder)
@@ -552,10 +555,10 @@ def read_document(
     return read
 
 
-def _page_subject(document: SourceText, entities: tuple[Entity, ...]) -> tuple[str, ...]:
+def _page_subject(document: SourceText, entities: tuple[Entity, ...]) -> str | None:
     """The entity a page is about: a discovered ordinary-word name binds on it where a definite
     word or a preposition marks it ("the sidecar" on the sidecar's page), as ``zehn catalog
     suggest`` binds it (a name that needs no mark binds anywhere, so this changes nothing
     for it)."""
     found = discovered_subject(document, entities) if entities else None
-    return (found[0].id,) if found else ()
+    return found[0].id if found else None

@@ -8,7 +8,7 @@ scored against every code-like name. Entities and sentences are invented.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Mapping
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +16,14 @@ from rapidfuzz import fuzz, process
 
 from zehn.corpus.model import Sentence
 from zehn.reading.model import Entity, Mention, entity_id
-from zehn.reading.names.binding import _CODE_LIKE, Binder, _Split, tokens
+from zehn.reading.names.binding import (
+    _CODE_LIKE,
+    NO_SUBJECTS,
+    PAGE_SUBJECT,
+    Binder,
+    _Split,
+    tokens,
+)
 from zehn.reading.names.matcher import TokenMatcher
 from zehn.reading.names.near_names import FUZZY_CUTOFF
 
@@ -65,7 +72,9 @@ SENTENCES = [
 ]
 
 
-def probe_bind(binder: Binder, sentence: Sentence, subjects: Collection[str] = ()) -> list[Mention]:
+def probe_bind(
+    binder: Binder, sentence: Sentence, subjects: Mapping[str, str] = NO_SUBJECTS
+) -> list[Mention]:
     """The former ``Binder.bind``: a probe at every token, a full fuzzy scan per near miss."""
     text = sentence.text
     split = _Split(text)
@@ -107,11 +116,11 @@ def _sentence(text: str, offset: int = 40) -> Sentence:
 
 
 def test_the_matcher_binds_every_invented_sentence_as_the_probe_did() -> None:
-    subjects = (entity_id("service", "cart"),)
+    subjects = {entity_id("service", "cart"): PAGE_SUBJECT}
     bound = 0
     for text in SENTENCES:
         sentence = _sentence(text)
-        for about in ((), subjects):
+        for about in (NO_SUBJECTS, subjects):
             new = BINDER.bind(sentence, about)
             assert new == probe_bind(BINDER, sentence, about), text
             bound += len(new)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.lexicon import is_ordinary, is_ordinary_phrase
 from zehn.reading.model import Entity
-from zehn.reading.names.binding import Binder
+from zehn.reading.names.binding import PAGE_SUBJECT, Binder
 from zehn.reading.names.catalog import Catalog
 from zehn.reading.names.discover import discover_entities
 from zehn.reading.names.subjects import bind_corpus, document_subject, heading_entities
@@ -27,7 +27,8 @@ def found(*documents: SourceText) -> dict[str, Entity]:
 
 def bound(binder: Binder, text: str, subjects: tuple[str, ...] = ()) -> list[str]:
     sentence = Sentence("doc/x", text, 0, len(text))
-    return [m.surface for m in binder.bind(sentence, subjects=subjects) if m.entity_id]
+    about = dict.fromkeys(subjects, PAGE_SUBJECT)
+    return [m.surface for m in binder.bind(sentence, subjects=about) if m.entity_id]
 
 
 # --- the words ---------------------------------------------------------------------------------
