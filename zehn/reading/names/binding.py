@@ -211,6 +211,28 @@ def _with_number_variants(forms: Iterable[str]) -> list[str]:
     return out
 
 
+# a word boundary inside one CamelCase identifier: "Store|API", "Query|Tracker", "HTTP|Server"
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _with_spaced_words(forms: Iterable[str]) -> list[str]:
+    """Each form, then a one-word CamelCase form written as its words ("StoreAPI" and "Store
+    API", "QueryTracker" and "Query Tracker"): prose writes an identifier's words apart."""
+    out = list(dict.fromkeys(forms))
+    for form in list(out):
+        if form.isalnum() and form.isascii():
+            spaced = _CAMEL_BOUNDARY.sub(" ", form)
+            if spaced != form and spaced.lower() not in (f.lower() for f in out):
+                out.append(spaced)
+    return out
+
+
+def binding_forms(entity: Entity) -> list[str]:
+    """Every form the binder files an entity under: its name and aliases, each CamelCase one
+    also in words, each in either number (the name index stores the same: ``name_keys``)."""
+    return _with_number_variants(_with_spaced_words((entity.name, *entity.aliases)))
+
+
 class Binder:
     """Binds mentions in sentences to entities; build once per catalog."""
 
@@ -228,7 +250,7 @@ class Binder:
         code_like: list[tuple[str, str]] = []  # (form, entity id) in entity order
         longest = self._longest
         for entity in entities:
-            for form in _with_number_variants((entity.name, *entity.aliases)):
+            for form in binding_forms(entity):
                 words = _TOKEN.findall(form)
                 if not words or len(words) > MAX_FORM_TOKENS:
                     continue

@@ -21,12 +21,12 @@ from zehn.reading.names.binding import (
     MAX_FORM_TOKENS,
     _contiguous,
     _last_word,
-    _with_number_variants,
+    binding_forms,
     tokens,
 )
 from zehn.reading.questions.asking_names import MIN_KEY, loose_key
 
-NAME_INDEX_VERSION = 1
+NAME_INDEX_VERSION = 2  # 2: CamelCase names also keyed in words ("StoreAPI": "store api")
 FIND_TOKENS = 16
 """Names of up to this many tokens are indexed: the binder binds names of up to
 ``MAX_FORM_TOKENS``; longer ones are still found by ``find_entities`` (a long title)."""
@@ -47,7 +47,7 @@ def name_fields(entity: Entity) -> dict[str, Any]:
     keys: dict[str, None] = {}
     longest = 0
     code_forms: dict[str, None] = {}
-    for form in _with_number_variants((entity.name, *entity.aliases)):
+    for form in binding_forms(entity):
         words = [t.text for t in tokens(form)]
         if not words or len(words) > FIND_TOKENS:
             continue

@@ -4,7 +4,7 @@ import pytest
 
 from zehn.corpus.model import Sentence
 from zehn.corpus.sample import SAMPLE_CATALOG
-from zehn.reading.model import Mention
+from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder, find_name
 from zehn.reading.names.catalog import Catalog
 
@@ -111,3 +111,28 @@ def test_spans_slice_the_sentence() -> None:
     text = "Billing reads from ledger-v2 and writes to ledger-v2."
     for mention in bind(text, offset=7):
         assert text[mention.start - 7 : mention.end - 7] == mention.surface
+
+
+# --- a CamelCase identifier written as its words ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [
+        ("Each querier talks to the Ledger API of every region.", "Ledger API"),
+        ("Queriers fan out to all Ledger APIs they know.", "Ledger APIs"),
+        ("Rows are read through *ledger api* calls.", "ledger api"),
+    ],
+)
+def test_a_camel_case_name_binds_where_prose_writes_its_words_apart(
+    text: str, surface: str
+) -> None:
+    binder = Binder([Entity("LedgerAPI", "service", origin="discovered")])
+    mentions = binder.bind(Sentence("doc/x", text, 0, len(text)))
+    assert [(m.surface, m.candidates) for m in mentions] == [(surface, ("service:ledgerapi",))]
+
+
+def test_a_word_of_a_camel_case_name_alone_is_not_the_name() -> None:
+    binder = Binder([Entity("LedgerAPI", "service", origin="discovered")])
+    text = "The ledger keeps every API key."
+    assert binder.bind(Sentence("doc/x", text, 0, len(text))) == []
