@@ -40,6 +40,7 @@ from zehn.reading.references.forms import (
     requirement_this,
     shared_kind_names,
 )
+from zehn.reading.references.parts import PartLists
 from zehn.reading.references.title_refs import title_references
 from zehn.reading.scripts import HAN
 from zehn.reading.vocabulary import EntityKind
@@ -138,6 +139,7 @@ def document_references(
     item: tuple[int, _Focus] | None = None  # a list item's line start and the name it opens with
     opening = True  # the first sentence of the page or of a section
     earlier: list[Mention] = []  # names the document gave so far
+    parts = PartLists(document.text)
     for sentence in document.sentences:
         sid = sentence.id
         mentions = [m for m in bound.get(sid, ()) if len(m.candidates) <= 1]  # not ambiguous
@@ -146,6 +148,7 @@ def document_references(
         line = _Line.of(document.text, sentence.start, text, line_start)
         refs: list[Mention] = []
         if _is_heading(document.text, sentence.start, sentence.end):
+            parts.opening(sentence, mentions, focus.entity if focus else None, by_id)
             named = [m for m in mentions if (m.end - m.start) * 2 >= len(text.strip())]
             entity = by_id.get(named[0].entity_id or "") if len(named) == 1 else None
             section = _Focus(entity, f"from the heading {text.strip()!r}") if entity else None
@@ -183,6 +186,10 @@ def document_references(
             refs.extend(_implicit_subjects(sid, sentence.start, text, line, mentions, None, by_id))
         if "其" in text:  # what _ZH_CLAUSE_ITS looks for
             refs.extend(_zh_clause_its(sid, sentence.start, text, mentions + refs, focus, by_id))
+        if (part := parts.part(sentence, mentions)) is not None:
+            refs.append(part)
+        elif line.item is None and text.rstrip().endswith((":", "：")):
+            parts.opening(sentence, mentions, focus.entity if focus else None, by_id)
         refs.extend(read_back_objects(sid, sentence.start, text, mentions))
         refs.extend(shared_kind_names(sid, sentence.start, text, mentions, binder))
         refs.extend(definite_heads(sid, sentence.start, text, mentions + refs, earlier))
