@@ -203,7 +203,11 @@ ZH_RELATIVE_HEAD = re.compile(r"\s*的\s*")
 # "其可靠性依赖于 X": 其 (its) with a short possessed noun is still its entity speaking.
 ZH_POSSESSIVE = "其"
 ZH_POSSESSED_NOUN = re.compile(f"[{HAN}]{{1,4}}")
-# What may open a clause before its topic: list markers, markup, a time phrase.
+# Words that open a sentence to link it to the one before ("但是 A 没有 …，而是 …"): the
+# sentence's topic is the name after them.
+_ZH_CONNECTIVES = "但是|但|不过|然而|因此|所以|此外|另外|而且|并且|其次|首先|最后|总之|当然|那么"
+# What may open a clause before its topic: list markers, markup, a connective.
 ZH_TOPIC_OPENING = re.compile(
     r"[\s`'\"“”‘’「」『』《》*_\-•|]*(?:\d{1,3}[.)、]\s*|[（(]\d{1,3}[）)]\s*)?[\s`*_]*"
+    rf"(?:(?:{_ZH_CONNECTIVES})\s*[，,]?[\s`*_]*)?"
 )

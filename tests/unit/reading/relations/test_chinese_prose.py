@@ -339,3 +339,31 @@ def test_chinese_manual_cue_families(text: str, expected: set[Triple]) -> None:
 def test_chinese_manual_cue_families_negatives(text: str) -> None:
     assert not any(p in ("AFFECTS", "USES", "CALLS", "WRITES_TO") and s != "trade-team"
                    for s, p, _, _ in extract(text))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # a connective, a negated clause, then 而是 and the subject's real action
+            "但是订单服务没有直接写本地磁盘，而是把订单保存在订单库中。",
+            {("order-service", "WRITES_TO", "order-db", "")},
+        ),
+        (  # a connective right before the topic, the verb after a time clause
+            "所以库存服务启动以后，会向目录中心注册。",
+            {("stock-service", "WRITES_TO", "directory", "hedged")},
+        ),
+        (  # a connective, a first clause naming no second entity, then the real action
+            "此外物流服务没有选用本地文件，而是从订单事件流读取消息。",
+            {("shipping", "READS_FROM", "order-events", "")},
+        ),
+    ],
+)
+def test_a_sentence_opening_connective_keeps_the_topic_for_later_clauses(
+    text: str, expected: set[Triple]
+) -> None:
+    assert extract(text) == expected
+
+
+def test_a_connective_does_not_make_a_preposition_object_the_topic() -> None:
+    # the first clause's name is a place (在 X 中), not who acts: nothing to carry
+    assert extract("但是在订单库中，数据保存在缓存集群里。") == set()
