@@ -30,6 +30,7 @@ from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
 from zehn.reading.names.binding import Binder
 from zehn.reading.names.catalog import Catalog
+from zehn.reading.references.product import Product, corpus_product
 from zehn.reading.references.reader import corpus_binder, read_document, with_references
 from zehn.store.client import Prepared
 
@@ -83,6 +84,7 @@ class ExtractionStream:
         """``finish`` is applied to each run in the process that read it (a build turns a
         run into its encoded writes there, so the child's runs come back ready to send)."""
         self.entities, self._binder = corpus_binder(documents, catalog)
+        self._product = corpus_product(documents, self._binder)  # what "we" refers to
         self._strategy = strategy
         # what is in memory now (the documents, the binder) lives as long as the stream:
         # frozen, the collector's full passes skip it and a forked child shares it untouched
@@ -186,7 +188,7 @@ class ExtractionStream:
             self._queue = None
 
     def _read(self, documents: Sequence[SourceText]) -> Run:
-        run = read_run(self._strategy, documents, self.entities, self._binder)
+        run = read_run(self._strategy, documents, self.entities, self._binder, self._product)
         return self._finish(run) if self._finish is not None else run
 
     def _fork(self) -> None:
@@ -213,6 +215,7 @@ def read_run(
     documents: Sequence[SourceText],
     entities: tuple[Entity, ...],
     binder: Binder,
+    product: Product | None = None,
 ) -> Run:
     """Read each document of a run and each of its sentences with ``strategy``."""
     mentions: list[Mention] = []
@@ -220,7 +223,7 @@ def read_run(
     skipped = 0
     spans: set[tuple[str, int, bool]] = set()
     for document in documents:
-        for sentence, bound in read_document(document, entities, binder):
+        for sentence, bound in read_document(document, entities, binder, product):
             stored = [m for m in bound if not m.reference]  # stored: what names say
             mentions.extend(stored)
             spans.update((document.doc_id, m.start, m.ambiguous) for m in stored if m.candidates)

@@ -274,6 +274,16 @@ class Binder:
         # kept with the binder: every name in a sentence found in one pass, not per token
         self._matcher = TokenMatcher(self._forms)
 
+    def names_in(self, text: str) -> set[str]:
+        """The ids of the entities whose name or alias occurs in ``text``, as written anywhere
+        (no mark checked, nothing bound): one cheap pass, to count where a name is used."""
+        split = _Split(text)
+        found: set[str] = set()
+        for at, counts in self._matcher.starts(split.lowered).items():
+            for n in counts:
+                found.update(f.entity_id for f in self._forms[tuple(split.lowered[at : at + n])])
+        return found
+
     def bind(self, sentence: Sentence, subjects: Mapping[str, str] = NO_SUBJECTS) -> list[Mention]:
         """Mentions in ``sentence`` (document offsets), longest match first, non-overlapping.
 

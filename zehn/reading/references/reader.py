@@ -41,6 +41,7 @@ from zehn.reading.references.forms import (
     shared_kind_names,
 )
 from zehn.reading.references.parts import PartLists
+from zehn.reading.references.product import Product, corpus_product, we_reference
 from zehn.reading.references.title_refs import title_references
 from zehn.reading.scripts import HAN
 from zehn.reading.vocabulary import EntityKind
@@ -127,8 +128,10 @@ def document_references(
     bound: dict[str, list[Mention]],
     entities: Sequence[Entity],
     binder: Binder,
+    product: Product | None = None,
 ) -> dict[str, list[Mention]]:
-    """Reference mentions per sentence id of ``document`` (only sentences that get one)."""
+    """Reference mentions per sentence id of ``document`` (only sentences that get one);
+    ``product``: what the corpus documents, the referent of a sentence-opening "we"."""
     by_id = entities_by_id(entities)
     subject = document_subject(document, entities, binder)
     section: _Focus | None = None
@@ -147,6 +150,7 @@ def document_references(
         line_start = document.text.rfind("\n", 0, sentence.start) + 1
         line = _Line.of(document.text, sentence.start, text, line_start)
         refs: list[Mention] = []
+        we: Mention | None = None  # "we" names the product, never what the page goes on about
         if _is_heading(document.text, sentence.start, sentence.end):
             parts.opening(sentence, mentions, focus.entity if focus else None, by_id)
             named = [m for m in mentions if (m.end - m.start) * 2 >= len(text.strip())]
@@ -174,6 +178,9 @@ def document_references(
                 ref = requirement_this(sid, sentence.start, text, focus.entity, focus.why)
             if ref is None and opening and (about := section or subject) is not None:
                 ref = opening_this(sid, sentence.start, text, about.entity, about.why)
+            if ref is None and product is not None:
+                names = [by_id[m.entity_id] for m in mentions if m.entity_id in by_id]
+                we = ref = we_reference(sid, sentence.start, text, product, names)
             if ref is not None:
                 refs.append(ref)
             elif implicit := _implicit_subjects(
@@ -202,7 +209,8 @@ def document_references(
             found[sid] = refs
             if line.table and _ROW_SUBJECT in refs[-1].reason:
                 row = (line_start, refs[-1])
-        lead = refs[0] if refs and refs[0].entity_id else first if starts_with_name else None
+        lead = refs[0] if refs and refs[0].entity_id and refs[0] is not we else None
+        lead = lead or (first if starts_with_name else None)
         if lead is not None and lead.entity_id in by_id and line.item is None:
             entity = by_id[lead.entity_id]
             focus = _Focus(entity, _why(lead, entity, focus))
@@ -526,9 +534,10 @@ def read_corpus(
     """Every sentence with its mentions: the names the binder finds, then the references the
     document's own structure adds (the catalog's entities, else the discovered ones)."""
     entities, binder = corpus_binder(documents, catalog)
+    product = corpus_product(documents, binder)
     read: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:
-        read.extend(read_document(document, entities, binder))
+        read.extend(read_document(document, entities, binder, product))
         if progress:
             progress(1)
     return entities, read
@@ -544,14 +553,18 @@ def corpus_binder(
 
 
 def read_document(
-    document: SourceText, entities: tuple[Entity, ...], binder: Binder
+    document: SourceText,
+    entities: tuple[Entity, ...],
+    binder: Binder,
+    product: Product | None = None,
 ) -> list[tuple[Sentence, list[Mention]]]:
-    """One document's sentences, each with its mentions (see ``read_corpus``)."""
+    """One document's sentences, each with its mentions (see ``read_corpus``); ``product``:
+    what the corpus documents (``corpus_product``)."""
     read: list[tuple[Sentence, list[Mention]]] = []
     bound = bind_page(binder, document.sentences, _page_subject(document, entities))
     bound = title_references(document, bound, entities, binder)
     bound = agent_references(document, bound)
-    refs = document_references(document, bound, entities, binder)
+    refs = document_references(document, bound, entities, binder, product)
     flows = document_flows(document)
     nodes = diagram_mentions(
         document.sentences, binder, text=document.text, bound=bound, flows=flows
