@@ -86,13 +86,16 @@ def _uses(documents: Sequence[SourceText], binder: Binder, ids: set[str]) -> Cou
 
 
 def we_reference(
-    sentence_id: str, offset: int, text: str, product: Product, named: Sequence[Entity]
+    sentence_id: str, offset: int, text: str, product: Product, mentions: Sequence[Mention]
 ) -> Mention | None:
     """The reference a sentence-opening "we" (我们) makes to the corpus's ``product``, where
-    the sentence names another product (``named``: the entities it names)."""
+    the sentence names another product (one of its ``mentions`` is written as a proper name:
+    capitalised, or no ordinary word: "Tornado", "RabbitMQ", "memcached")."""
     match = _WE.match(text)
     if match is None or not any(
-        e.id != product.entity.id and not is_ordinary_phrase(e.name) for e in named
+        m.entity_id not in (None, product.entity.id)
+        and (m.surface[:1].isupper() or not is_ordinary_phrase(m.surface))
+        for m in mentions
     ):
         return None
     group = "we" if match["we"] else "zh"

@@ -179,8 +179,7 @@ def document_references(
             if ref is None and opening and (about := section or subject) is not None:
                 ref = opening_this(sid, sentence.start, text, about.entity, about.why)
             if ref is None and product is not None:
-                names = [by_id[m.entity_id] for m in mentions if m.entity_id in by_id]
-                we = ref = we_reference(sid, sentence.start, text, product, names)
+                we = ref = we_reference(sid, sentence.start, text, product, mentions)
             if ref is not None:
                 refs.append(ref)
             elif implicit := _implicit_subjects(

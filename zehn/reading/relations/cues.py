@@ -233,7 +233,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"quer(?:y|ies|ying|ied)", Predicate.CALLS, by_kind=_DATASTORE_READ),
     _cue(r"sends?|sending|exports?|exporting|push(?:es|ing)?|uploads?|uploading|streams|streaming",
          Predicate.FEEDS, tail=r"to|into|onto", tail_only=True, by_kind=_HANDED_ON),
-    _cue(r"leverages?|leveraging|utili[sz]es?|utili[sz]ing|employs|makes\s+use\s+of",
+    _cue(r"leverages?|leveraging|utili[sz]es?|utili[sz]ing|employs|(?:mak(?:es?|ing)|made)\s+use\s+of",
          Predicate.USES),
     _cue(r"fetching|retriev(?:es?|ing)|scrapes?|scraping", Predicate.READS_FROM, tail=r"from"),
     _cue(r"loads?|loading|downloads?|downloading|parses|parsing|extracts|extracting",

@@ -21,6 +21,7 @@ ENTITIES = (
     Entity("Zorbex", "component", origin="discovered"),
     Entity("Pluvia", "datastore", origin="discovered"),
     Entity("event queue", "topic", origin="discovered"),
+    Entity("Heron", "component", origin="discovered"),
 )
 CATALOG = Catalog(ENTITIES)
 # pages that all name Orvane, and only some the others
@@ -80,8 +81,12 @@ def test_no_name_on_two_thirds_of_the_pages_means_no_product() -> None:
             ("service:orvane", "DEPENDS_ON", "datastore:pluvia"),
         ),
         ("我们基于 Zorbex 实现了任务队列。", ("service:orvane", "DEPENDS_ON", "component:zorbex")),
+        (  # an ordinary word written as a name
+            "We\nalso make use of [Heron](https://heron.example) for the push system.",
+            ("service:orvane", "USES", "component:heron"),
+        ),
     ],
-    ids=["we use", "adverbial opening", "chinese"],
+    ids=["we use", "adverbial opening", "chinese", "capitalised word"],
 )
 def test_a_sentence_opening_we_is_the_product(text: str, expected: tuple[str, str, str]) -> None:
     edges = _edges(text)

@@ -35,6 +35,18 @@ def read(text: str) -> set[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "The Quarn servers make use of Zorbex for scheduling.",  # plural agreement
+        "Quarn made use of\nZorbex until the last release.",  # past, across a line break
+        "Quarn, making use of Zorbex, keeps its queue short.",  # a participle
+    ],
+)
+def test_make_use_of_in_any_form_is_a_use(text: str) -> None:
+    assert ("quarn", "USES", "zorbex") in read(text)
+
+
+@pytest.mark.parametrize(
     ("text", "edge"),
     [
         ("Quarn: connects to Brisk and keeps a cache.", ("quarn", "CALLS", "brisk")),
