@@ -171,8 +171,11 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", Predicate.DEPENDS_ON, tail=r"from"),
     _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", Predicate.DEPENDS_ON),
     _cue(r"calls?|called|calling|invokes?|invoked", Predicate.CALLS),
-    _cue(r"(?:sends?|sending|sent|makes?|making|made|issues?|issuing)\s+(?:an?\s+|the\s+)?"
-         r"(?:[\w-]+\s+)?requests?|requests?", Predicate.CALLS, tail=r"to|from"),
+    # a request or call made: "makes a second HTTP request to Y", "issues an authenticated
+    # REST call to Y", "sends one more request to Y" (up to four words before the noun)
+    _cue(r"(?:sends?|sending|sent|makes?|making|made|issues?|issuing|performs?|performing"
+         r"|performed)\s+(?:[\w-]+\s+){0,4}?(?:requests?|calls?)(?![\w-])|requests?",
+         Predicate.CALLS, tail=r"to|from"),
     _cue(r"feeds?|feeding", Predicate.FEEDS, tail=r"to|into"),
     _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
     _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),

@@ -100,6 +100,18 @@ def test_a_request_made_or_issued_to_a_component_is_a_call(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn makes a second HTTP request to Brisk.",  # two words before the noun
+        "Quarn performs a single gRPC call to Brisk.",  # a call, not a request
+        "Quarn sends one more signed request to Brisk.",  # a request sent is a call
+    ],
+)
+def test_a_request_or_call_described_at_length_is_still_a_call(text: str) -> None:
+    assert read(text) == {("quarn", "CALLS", "brisk")}
+
+
+@pytest.mark.parametrize(
     ("text", "edge"),
     [
         ("Quarn runs on top of Brisk.", ("quarn", "DEPENDS_ON", "brisk")),
