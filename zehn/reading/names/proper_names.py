@@ -10,7 +10,8 @@ the highest general-language frequency a name may have (a Latin word inside Chin
 term more often than a capitalised word in English, which may open a heading or a title).
 
 Not names, whatever their frequency: a capitalised word opening a sentence, an upper-case
-abbreviation (``DDL``, ``OOM``: concepts more often than components), an activity noun
+abbreviation (``DDL``, ``OOM``: concepts more often than components) or a word the corpus
+also writes alone in capitals ("Dag" beside "DAG"), an activity noun
 (``Compaction``), a language or protocol, a word followed by another capitalised word (part
 of a longer name), a plural whose singular is used (``Queriers`` counts for ``Querier``).
 """
@@ -42,10 +43,12 @@ class NameRows:
 
 
 ROWS: dict[str, NameRows] = {
+    # up to Zipf 3.5 (about 3 in a million words: "Prometheus", "Django") a name general
+    # language knows a little is still this corpus's name where the corpus repeats it;
     # English prose capitalises headings and emphasis: a name is rare in general English
-    "en": NameRows(min_uses=5, min_docs=2, max_general=2.5, ordinary=False),
+    "en": NameRows(min_uses=5, min_docs=2, max_general=3.5, ordinary=False),
     # Chinese prose writes Latin script for terms only ("由 Master 分配给 Worker")
-    "zh": NameRows(min_uses=3, min_docs=2, max_general=3.0, ordinary=False),
+    "zh": NameRows(min_uses=3, min_docs=2, max_general=3.7, ordinary=False),
 }
 
 # Latin runs: a capitalised word or a CamelCase/lower-camel identifier, bounded by anything
@@ -83,6 +86,18 @@ def _as_command(word: str, runs: Counter[str], as_noun: Counter[str] | None = No
     which name the thing as a common noun and say nothing of a command."""
     lower = word.lower()
     return (runs[lower] - (as_noun[lower] if as_noun else 0)) * 2 > runs[word]
+
+
+def _as_abbreviation(word: str, capitals: Counter[str], runs: Counter[str]) -> bool:
+    """The corpus also writes the word alone in capitals ("Dag" and "DAG"), at least a tenth
+    as often: an abbreviation written like a word, a concept as the capitals are, not a name
+    (capitals inside an identifier, ``INNODB_PAGE_SIZE``, say nothing)."""
+    upper = word.upper()
+    return upper != word and capitals[upper] * 10 >= runs[word]
+
+
+# a word in capitals standing alone, not part of a constant or a flag
+_CAPITALS = re.compile(r"(?<![\w.-])[A-Z][A-Z0-9]+(?![\w-])")
 
 
 # a lower-case word after a determiner, preposition or conjunction is a noun, not a command
@@ -141,6 +156,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             del by_word[word]  # a name is singular
     runs = Counter(re.findall(r"[A-Za-z0-9]+", text))
     as_noun = Counter(_AS_NOUN.findall(text))
+    capitals = Counter(_CAPITALS.findall(text))
     out: list[tuple[str, int, int, str]] = []
     for word, count in by_word.items():
         lang = langs[word].most_common(1)[0][0]
@@ -149,7 +165,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             continue
         if not rows.ordinary and is_ordinary(word):
             continue
-        if _as_command(word, runs, as_noun):
+        if _as_command(word, runs, as_noun) or _as_abbreviation(word, capitals, runs):
             continue
         zipf = general_zipf(word.lower())
         if zipf > rows.max_general or not is_term(word.lower(), count, total):

@@ -139,3 +139,48 @@ def test_lower_case_uses_after_a_determiner_or_preposition_are_the_name_as_a_nou
 )
 def test_lower_case_uses_as_a_command_still_make_it_a_tool(sentence: str) -> None:
     assert name_key("Vexlor") not in _discovered(_noun_corpus(sentence))
+
+
+# --- names general language knows a little, and abbreviations written like words ------------
+
+KNOWN_A_LITTLE = [
+    _doc(
+        "e.md",
+        "Every alert first reaches Pegasus, which forwards it to the pager.\n\n"
+        "Operators restart Pegasus after an upgrade.\n\n"
+        "The scrape targets are listed by Pegasus in its own page.\n",
+    ),
+    _doc(
+        "f.md",
+        "When the queue fills, Pegasus drops the oldest alerts.\n\n"
+        "Dashboards read what Pegasus stored, and Mercury shows them.\n\n"
+        "Mercury has a dark theme; Mercury is optional; ask Mercury.\n",
+    ),
+]
+
+
+def test_a_name_general_language_knows_a_little_is_a_name_where_the_corpus_repeats_it() -> None:
+    names = {name for name, *_ in corpus_names(KNOWN_A_LITTLE)}
+    assert "Pegasus" in names  # Zipf 3.2: a myth in general English, a component here
+    assert "Mercury" not in names  # Zipf 4.0: a word everyone uses, whatever the corpus does
+
+
+def test_a_latin_name_general_language_knows_a_little_inside_chinese_text() -> None:
+    docs = [
+        _doc("g.md", "查询先发给 Nebula，再由 Nebula 分发到各节点。\n"),
+        _doc("h.md", "Nebula 挂掉后，备用节点接替它。\n"),
+    ]
+    assert {name for name, *_ in corpus_names(docs)} == {"Nebula"}
+
+
+def test_a_word_the_corpus_also_writes_alone_in_capitals_is_an_abbreviation() -> None:
+    written_both_ways = [
+        _doc("i.md", "Each Osiris has tasks.\n\nAn Osiris runs daily; the OSIRIS is a graph.\n"),
+        _doc("j.md", "Write one Osiris per file, and test the Osiris before Osiris ships.\n"),
+    ]
+    assert "Osiris" not in {name for name, *_ in corpus_names(written_both_ways)}
+    in_constants = [
+        _doc("k.md", "Each Osiris has tasks.\n\nAn Osiris runs daily; set OSIRIS_HOME first.\n"),
+        _doc("l.md", "Write one Osiris per file, and test the Osiris before Osiris ships.\n"),
+    ]
+    assert "Osiris" in {name for name, *_ in corpus_names(in_constants)}
