@@ -107,6 +107,14 @@ _AS_NOUN = re.compile(
 )
 
 
+# a lower-case word before a singular auxiliary or a modal is the subject of a verb ("x will
+# halt", "x is running"): a noun, not a command
+_AS_SUBJECT = re.compile(
+    r"(?<![\w./@$#:-])([a-z][a-z0-9]*) (?=(?:is|was|will|would|can|could|does|did|has|must"
+    r"|should|may|might|needs|then|also)\b)"
+)
+
+
 def _uses(document: SourceText) -> Iterator[tuple[str, str]]:
     """(word, language) for each name-shaped Latin word in ``document``'s prose."""
     code = code_spans(document.text)
@@ -155,7 +163,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
         elif word.endswith("s") and word[:-1] in words:
             del by_word[word]  # a name is singular
     runs = Counter(re.findall(r"[A-Za-z0-9]+", text))
-    as_noun = Counter(_AS_NOUN.findall(text))
+    as_noun = Counter(_AS_NOUN.findall(text)) + Counter(_AS_SUBJECT.findall(text))
     capitals = Counter(_CAPITALS.findall(text))
     out: list[tuple[str, int, int, str]] = []
     for word, count in by_word.items():

@@ -121,9 +121,12 @@ def _discovered(documents: list[SourceText]) -> set[str]:
         "Shard {i} waits for the vexlor.",
         "Blocks are merged by vexlor in round {i}.",
         "Round {i} runs the planner and vexlor together.",
+        "In round {i} vexlor is still merging.",  # the subject of a verb: a noun
+        "If shard {i} is late, vexlor will wait.",
+        "After round {i} vexlor needs more disk.",
     ],
 )
-def test_lower_case_uses_after_a_determiner_or_preposition_are_the_name_as_a_noun(
+def test_lower_case_uses_after_a_determiner_or_before_a_verb_are_the_name_as_a_noun(
     sentence: str,
 ) -> None:
     assert name_key("Vexlor") in _discovered(_noun_corpus(sentence))
