@@ -29,7 +29,7 @@ from zehn.reading.lexicon import (
 from zehn.reading.names.termhood import is_general
 from zehn.reading.names.termhood_zh import chinese_terms
 from zehn.reading.outline import code_spans, headings, inside, path_parts
-from zehn.reading.scripts import HAN_SPAN_COMPAT, has_cjk
+from zehn.reading.scripts import CJK_CHARS, HAN_SPAN_COMPAT, has_cjk
 from zehn.reading.vocabulary import EntityKind
 
 STRONG = 1  # one clue is enough
@@ -109,6 +109,21 @@ _CONTEXT_AFTER = re.compile(
     + "|".join(sorted((k for k in CONTEXT_KINDS if not k.isascii()), key=len, reverse=True))
     + r")",
     re.IGNORECASE,
+)
+
+# the same in Chinese text, where a kind word has no word boundary: "关系型数据库包括 X 以及 Y",
+# "数据库：X", "X、Y 等数据库"
+_ZH_KIND_WORDS = "|".join(
+    sorted((k for k in CONTEXT_KINDS if not k.isascii()), key=len, reverse=True)
+)
+_ZH_JOIN = r"\s*(?:、|，|,|和|或者|或|以及|及|与)\s*"
+_ZH_LISTED = r"\[?[A-Za-z][A-Za-z0-9_.-]*\]?(?:\([^)\s]*\))?"
+_CONTEXT_BEFORE_ZH = re.compile(
+    rf"({_ZH_KIND_WORDS})(?:包括|包含|例如|比如|诸如|如|像|[：:（(])\s*(?:{_ZH_LISTED}{_ZH_JOIN})*\[?$"
+)
+# the kind word ends there: not the first word of a longer noun ("X 缓存文件" is a file)
+_CONTEXT_AFTER_ZH = re.compile(
+    rf"^(?:{_ZH_JOIN}{_ZH_LISTED})*\s*等?\s*({_ZH_KIND_WORDS})(?=[^{CJK_CHARS}]|[中的里上]|$)"
 )
 
 
@@ -206,6 +221,11 @@ def _context_kind(text: str, start: int, end: int) -> tuple[str, str] | None:
         after := _CONTEXT_AFTER.match(_EMPHASIS_MARKS.sub("", text[end : end + 60]))
     ):
         word = after.group(1) or after.group(2)
+    if word is None and has_cjk(text):
+        before_zh = _CONTEXT_BEFORE_ZH.search(window)
+        after_zh = _CONTEXT_AFTER_ZH.match(_EMPHASIS_MARKS.sub("", text[end : end + 60]))
+        found = before_zh or after_zh
+        word = found.group(1) if found else None
     kind = CONTEXT_KINDS.get(word.lower()) if word else None
     return (kind, word) if kind and word else None
 
