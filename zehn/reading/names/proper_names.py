@@ -34,21 +34,30 @@ from zehn.reading.scripts import CJK_CHARS, has_cjk
 @dataclass(frozen=True)
 class NameRows:
     """One language's data: a name's least uses and documents, the most general-language
-    frequency (Zipf) it may have, and whether an ordinary English word may be one."""
+    frequency (Zipf) it may have, whether an ordinary English word may be one, and whether
+    every lower-case spelling of it (paths, packages, settings) is a tool's, or only its
+    invocations and lower-case prose are (``LowerCase.command``)."""
 
     min_uses: int
     min_docs: int
     max_general: float
     ordinary: bool
+    every_spelling_a_tool: bool
 
 
 ROWS: dict[str, NameRows] = {
     # up to Zipf 3.5 (about 3 in a million words: "Prometheus", "Django") a name general
     # language knows a little is still this corpus's name where the corpus repeats it;
     # English prose capitalises headings and emphasis: a name is rare in general English
-    "en": NameRows(min_uses=5, min_docs=2, max_general=3.5, ordinary=False),
-    # Chinese prose writes Latin script for terms only ("由 Master 分配给 Worker")
-    "zh": NameRows(min_uses=3, min_docs=2, max_general=3.7, ordinary=False),
+    # English documentation writes a tool's packages and paths beside its name
+    "en": NameRows(
+        min_uses=5, min_docs=2, max_general=3.5, ordinary=False, every_spelling_a_tool=True
+    ),
+    # Chinese prose writes Latin script for terms only ("由 Master 分配给 Worker"); lower-case
+    # Latin words there are every component's paths and settings (``/data/x``, ``x.port``)
+    "zh": NameRows(
+        min_uses=3, min_docs=2, max_general=3.7, ordinary=False, every_spelling_a_tool=False
+    ),
 }
 
 # Latin runs: a capitalised word or a CamelCase/lower-camel identifier, bounded by anything
@@ -78,14 +87,76 @@ def name_shape(word: str, lang: str) -> bool:
     return not (_ACTIVITY.search(word) or _FIELD_HUMP.search(word) or _NOT_A_THING.search(word))
 
 
-def _as_command(word: str, runs: Counter[str], as_noun: Counter[str] | None = None) -> bool:
-    """The corpus writes the word in lower case (commands, paths, packages: ``docker run``,
-    ``k8s/kubernetes``) half as often as it names it: a tool, not a component. ``runs``
-    counts the corpus's letter-and-digit runs, so each spelling is one look-up; ``as_noun``
-    the lower-case uses after a determiner or preposition ("the compactor", "by compactor"),
-    which name the thing as a common noun and say nothing of a command."""
+@dataclass(frozen=True)
+class LowerCase:
+    """How a corpus writes words in lower case: alone in prose (outside code, links and
+    addresses), invoked as a command (a code line or code span opening with the word and an
+    argument: ``docker run``, ``$ tiup cluster``), and as a common noun (after a determiner
+    or a preposition, or before a verb: "the compactor", "compactor will halt")."""
+
+    prose: Counter[str]
+    invoked: Counter[str]
+    as_noun: Counter[str]
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> LowerCase:
+        prose: Counter[str] = Counter()
+        invoked: Counter[str] = Counter()
+        as_noun: Counter[str] = Counter()
+        for text in texts:
+            code = code_spans(text)
+            inline = _INLINE_CODE.findall(text)
+            for part in [text[a:b] for a, b in code] + inline:
+                invoked.update(_INVOKED.findall(part))
+            plain = _INLINE_CODE.sub(" ", _outside(text, code))
+            prose.update(_ALONE.findall(_ADDRESSES.sub(" ", plain)))
+            as_noun.update(_AS_NOUN.findall(text))
+            as_noun.update(_AS_SUBJECT.findall(text))
+        return cls(prose, invoked, as_noun)
+
+    def command(self, word: str, runs: Counter[str], every_spelling: bool) -> bool:
+        """A tool, not a component. ``every_spelling``: the corpus writes the word in lower case
+        (commands, paths, packages: ``docker run``, ``k8s/kubernetes``), not as a common noun,
+        half as often as it names it. Otherwise only what says "run": the corpus invokes the
+        word (at least three times, and for at least a quarter of the times it spells the
+        name), or writes it alone in prose in lower case half as often as it names it."""
+        lower = word.lower()
+        if every_spelling:
+            return (runs[lower] - self.as_noun[lower]) * 2 > runs[word]
+        invoked = self.invoked[lower]
+        if invoked >= MIN_INVOCATIONS and invoked * 4 >= runs[word]:
+            return True
+        return (self.prose[lower] - self.as_noun[lower]) * 2 > runs[word]
+
+
+MIN_INVOCATIONS = 3
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+# a word opening a line or a code span, then an argument: the word is run
+_INVOKED = re.compile(
+    r"(?m)(?:^[ \t]*(?:\$\s*|sudo\s+)?|`(?:sudo\s+)?)([a-z][a-z0-9]*)[ \t]+(?=[a-z-])"
+)
+# a link's target, a reference definition, an address: nothing written in prose
+_ADDRESSES = re.compile(r"\]\([^)]*\)|\[[^\]]*\]:\s*\S+|\w+://\S+")
+_ALONE = re.compile(r"(?<![\w./@$#:\[-])([a-z][a-z0-9]*)(?![\w/@\]-]|\.\w)")
+
+
+def _outside(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` blanked."""
+    parts, last = [], 0
+    for start, end in spans:
+        parts.append(text[last:start])
+        last = max(last, end)
+    parts.append(text[last:])
+    return " ".join(parts)
+
+
+def _the_product(word: str, docs: int, pages: int, runs: Counter[str], noun: Counter[str]) -> bool:
+    """The product the corpus documents, not one of its parts: a name on at least half the
+    pages whose lower-case spelling (its packages, paths and settings: ``airflow.cfg``,
+    ``/home/zulip``; not a common noun, ``noun``) is written at least half as often as the
+    name."""
     lower = word.lower()
-    return (runs[lower] - (as_noun[lower] if as_noun else 0)) * 2 > runs[word]
+    return docs * 2 >= pages and (runs[lower] - noun[lower]) * 2 > runs[word]
 
 
 def _as_abbreviation(word: str, capitals: Counter[str], runs: Counter[str]) -> bool:
@@ -141,10 +212,11 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
     language rarely uses, by the rows of the language it is mostly written in."""
     uses: Counter[tuple[str, str]] = Counter()
     docs: dict[str, set[str]] = defaultdict(set)
-    total = 0
+    total = pages = 0
     for document in documents:
         if is_boilerplate(document):
             continue
+        pages += 1
         total += len(_WORD.findall(document.text))
         for word, lang in _uses(document):
             uses[word, lang] += 1
@@ -163,7 +235,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
         elif word.endswith("s") and word[:-1] in words:
             del by_word[word]  # a name is singular
     runs = Counter(re.findall(r"[A-Za-z0-9]+", text))
-    as_noun = Counter(_AS_NOUN.findall(text)) + Counter(_AS_SUBJECT.findall(text))
+    lower_case = LowerCase.of([d.text for d in documents if not is_boilerplate(d)])
     capitals = Counter(_CAPITALS.findall(text))
     out: list[tuple[str, int, int, str]] = []
     for word, count in by_word.items():
@@ -173,7 +245,11 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             continue
         if not rows.ordinary and is_ordinary(word):
             continue
-        if _as_command(word, runs, as_noun) or _as_abbreviation(word, capitals, runs):
+        if _the_product(word, len(docs[word]), pages, runs, lower_case.as_noun):
+            continue
+        if lower_case.command(word, runs, rows.every_spelling_a_tool) or _as_abbreviation(
+            word, capitals, runs
+        ):
             continue
         zipf = general_zipf(word.lower())
         if zipf > rows.max_general or not is_term(word.lower(), count, total):

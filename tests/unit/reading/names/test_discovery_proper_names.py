@@ -187,3 +187,42 @@ def test_a_word_the_corpus_also_writes_alone_in_capitals_is_an_abbreviation() ->
         _doc("l.md", "Write one Osiris per file, and test the Osiris before Osiris ships.\n"),
     ]
     assert "Osiris" in {name for name, *_ in corpus_names(in_constants)}
+
+
+# --- lower-case spellings inside Chinese text: settings and paths, commands, the product --------
+
+
+def _zh_corpus(extra: str) -> list[SourceText]:
+    return [
+        _doc("z1.md", "任务由 Quorbit 分配。\n\n执行节点向 Quorbit 注册。\n\n" + extra),
+        _doc("z2.md", "Quorbit 挂掉后，备用节点接替它。\n\n监控页面。\n"),
+        *(_doc(f"u{i}.md", "升级说明。\n\n先备份数据。\n") for i in range(3)),
+    ]
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "配置 `quorbit.port`、`quorbit.host`、`quorbit.user`、`quorbit.timeout` 后重启。\n",
+        "日志在 /data/quorbit/log、/data/quorbit/tmp、/opt/quorbit/bin、/opt/quorbit/lib 下。\n",
+        "修改 quorbit.toml、quorbit.yaml、quorbit-env.sh 和 quorbit-site.xml 即可。\n",
+    ],
+)
+def test_lower_case_settings_and_paths_in_chinese_text_say_nothing_of_a_tool(spelled: str) -> None:
+    assert {name for name, *_ in corpus_names(_zh_corpus(spelled))} == {"Quorbit"}
+
+
+def test_a_latin_name_invoked_as_a_command_in_chinese_docs_is_a_tool() -> None:
+    invoked = "执行：\n\n```shell\nquorbit start\nquorbit status\nquorbit stop\n```\n"
+    assert "Quorbit" not in {name for name, *_ in corpus_names(_zh_corpus(invoked))}
+
+
+def test_the_product_on_most_pages_and_in_its_own_paths_is_not_one_of_its_parts() -> None:
+    docs = [
+        _doc(
+            f"p{i}.md",
+            f"Zendaro 的第 {i} 页：Zendaro 负责调度。\n\n路径 /opt/zendaro/{i} 与 zendaro.conf。\n",
+        )
+        for i in range(3)
+    ]
+    assert "Zendaro" not in {name for name, *_ in corpus_names(docs)}
