@@ -167,6 +167,7 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
         yield from _cjk_phrases(document.doc_id, text, heading)
         yield from _chinese_terms(document.doc_id, text, heading)
         yield from _identifiers(document.doc_id, _links_masked(text))
+        yield from _typed_code_names(document.doc_id, text)
         yield from _emphasised(document.doc_id, text)
         if match := _TAG.match(text):
             tag = match.group(1)
@@ -488,6 +489,29 @@ def _emphasised(doc_id: str, text: str) -> Iterator[Clue]:
 # A noun made from a verb names an activity or a feature, not a component ("Dag
 # Serialization", "fine-tuning"): emphasised, it only confirms a name found otherwise.
 _ACTIVITY = re.compile(r"[a-z](?:[st]ion|ment|ing|ance|ence)s?$", re.IGNORECASE)
+
+
+# a snake_case name in code marks, then the kind of store it names: "the `notify_x` RabbitMQ
+# queue", "`t_x_command` 表" (a queue or a table by that name, not a function or a setting)
+_STORE_NOUNS: dict[str, str] = {
+    "queue": EntityKind.TOPIC, "topic": EntityKind.TOPIC, "队列": EntityKind.TOPIC,
+    "主题": EntityKind.TOPIC, "table": EntityKind.DATASTORE, "表": EntityKind.DATASTORE,
+    "bucket": EntityKind.DATASTORE,
+}  # fmt: skip
+_CODE_NAME = r"`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`"
+_TYPED_CODE_NAMES = re.compile(
+    rf"((?:{_CODE_NAME}\s*(?:,|and/or|and|or|、|和|或)\s*)*{_CODE_NAME})\s*"
+    rf"(?:[A-Z][A-Za-z0-9]+\s+)?({'|'.join(_STORE_NOUNS)})(?:s\b|\b|(?=[^A-Za-z]))"
+)
+
+
+def _typed_code_names(doc_id: str, text: str) -> Iterator[Clue]:
+    """ "the `x_y` RabbitMQ queue", "the `a_b` and `c_d` queues", "`x_y` 表"."""
+    for match in _TYPED_CODE_NAMES.finditer(text):
+        names, noun = match.groups()
+        for name in re.findall(r"`([^`]+)`", names):
+            why = f"code name {name!r} before the kind word {noun!r}"
+            yield Clue(name, _STORE_NOUNS[noun], "code-like", why, doc_id, STRONG)
 
 
 def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:
