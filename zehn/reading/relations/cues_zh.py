@@ -19,6 +19,7 @@ predicate per form, chosen for what the sentence's subject does to the object:
 - A 基于/依托 X 实现/构建/开发; 基于 X 实现的 A; A 构建在/运行在 X 上; A 内置于/集成在/
   嵌入到 X (中): DEPENDS_ON
 - A 分发/派发/分配 … 给/至 X (work handed out): FEEDS X; A 通过 X 进行/实现/完成 …: USES X
+- A 利用/借助 X (来做 …), A 选用/选择了 X (作为 …): USES X (the means as the verb's object)
 - X 由 A 负责/维护 (OWNS) and A 使用/采用 X 的 … (USES) were in ``cues`` already.
 
 A hand-over verb, a registration, a write and a broadcast take their object
@@ -150,6 +151,8 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(r"(?:内置|内嵌|嵌入|集成)(?:在|于|到)", (Predicate.DEPENDS_ON,)),  # a part of X
     ZhCue(_OUTAGE + _then(_UNUSABLE), (Predicate.AFFECTS,)),
     ZhCue(r"负责" + _RUN + r"(?:\s*[，、,和及与或]\s*" + _RUN + r")*", (Predicate.USES,)),
+    # the means as the verb's object: "A 利用 X 来做 …", "A 借助 X 实现 …", "A 选用了 X"
+    ZhCue(r"利用|借助|选用|选择了|选取了", (Predicate.USES,)),
 )  # fmt: skip
 
 

@@ -367,3 +367,16 @@ def test_a_sentence_opening_connective_keeps_the_topic_for_later_clauses(
 def test_a_connective_does_not_make_a_preposition_object_the_topic() -> None:
     # the first clause's name is a place (在 X 中), not who acts: nothing to carry
     assert extract("但是在订单库中，数据保存在缓存集群里。") == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "订单服务利用缓存集群来做数据复制。",
+        "订单服务借助缓存集群实现高可用。",
+        "订单服务选用了缓存集群作为存储引擎。",
+        "订单服务选择了缓存集群。",
+    ],
+)
+def test_the_means_as_the_verbs_object_is_a_use(text: str) -> None:
+    assert ("order-service", "USES", "cache-cluster", "") in extract(text)
