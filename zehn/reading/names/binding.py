@@ -47,7 +47,7 @@ from zehn.reading.lexicon import (
 from zehn.reading.model import Entity, Mention
 from zehn.reading.names.matcher import TokenMatcher
 from zehn.reading.names.near_names import CodeLikeNames
-from zehn.reading.scripts import HAN_SPAN_COMPAT
+from zehn.reading.scripts import CJK_CHARS, HAN_SPAN_COMPAT
 from zehn.reading.vocabulary import EntityKind
 
 MAX_FORM_TOKENS = 8
@@ -534,6 +534,10 @@ _VERB_AFTER = re.compile(
     r"[`*_\]]*(?:\s*[:：–—-])?\s+(?:[a-z]+ly\s+)?[a-z]{2,}(?<![su])s\b"
     r"(?!\s+(?:are|were|is|was|have|had|can|could|will|would|should|must|may|might|do)\b)"
 )
+# Chinese prose writes Latin script for terms only: a Latin word with a Chinese character (or
+# Chinese punctuation) on both sides, spaces between allowed, is a name, not an English word
+_IN_CHINESE_BEFORE = re.compile(rf"(?:[{CJK_CHARS}，。；：、（）【】「」]|^[\W_]*)\s*$")
+_IN_CHINESE_AFTER = re.compile(rf"\s*[{CJK_CHARS}，。；：、（）【】「」]")
 _DEFINITE_BEFORE = re.compile(
     r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
     r"or|via|into|through|than|as|at|about|when|if|calls?|uses?|reads?|writes?)\s+$",
@@ -576,6 +580,8 @@ def _mark(
     opening = page == PAGE_MARKED and not _LABEL_JUNK.sub("", text[:start])
     if page and not opening and _DEFINITE_BEFORE.search(text[:start]):
         return page  # (a marked term opening a sentence binds in its paragraph only: forms.py)
+    if _IN_CHINESE_BEFORE.search(text[:start]) and _IN_CHINESE_AFTER.match(text, end):
+        return "Latin script inside Chinese text"  # "向Master汇报": written there as a term
     if len(words) == 1 and surface[:1].isupper():
         if _MID_SENTENCE.search(text[:start]):
             return "a capital mid-sentence"  # "extend the Sidecar": written as a name

@@ -86,7 +86,7 @@ _SENT = re.compile(r"(?:发送|推送|汇报|上报|上传|回传|返回|通知|
 # subject is responsible for is the activity, not the thing it is done to.
 ZH_ACTIVITY_AFTER = re.compile(
     r"\s*(?:的)?\s*(?:任务)?(?:提交|处理|执行|切分|拆分|监控|调度|分配|分发|启停|操作|解析|计算"
-    r"|同步|清理|管理|注册|上报)"
+    r"|同步|清理|管理|注册|上报|容错|故障转移|恢复|备份|检测|监听)"
 )
 # nouns a cue may open with, taken by a disposal 将/把 before it ("将请求转发给 X")
 ZH_CUE_OBJECTS = ("请求",)

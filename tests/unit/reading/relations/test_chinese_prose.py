@@ -380,3 +380,15 @@ def test_a_connective_does_not_make_a_preposition_object_the_topic() -> None:
 )
 def test_the_means_as_the_verbs_object_is_a_use(text: str) -> None:
     assert ("order-service", "USES", "cache-cluster", "") in extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "订单服务主要负责库存服务的容错。",
+        "订单服务负责库存服务故障转移。",
+        "订单服务负责库存服务的恢复。",
+    ],
+)
+def test_responsible_for_an_activity_on_x_is_no_ownership_of_x(text: str) -> None:
+    assert not {t for t in extract(text) if t[1] == "OWNS"}

@@ -1,0 +1,55 @@
+"""Chinese prose writes Latin script for terms only: a discovered name that is also an English
+word ("Anchor", "Sender") binds where it stands between Chinese characters or Chinese
+punctuation, as it would after "the" in English; inside English words it stays a word."""
+
+from __future__ import annotations
+
+import pytest
+
+from zehn.corpus.model import Sentence
+from zehn.reading.model import Entity
+from zehn.reading.names.binding import Binder
+
+BINDER = Binder(
+    [
+        Entity(
+            "anchor-server", "component", aliases=("AnchorServer", "Anchor"), origin="discovered"
+        ),
+        Entity(
+            "sender-server", "component", aliases=("SenderServer", "Sender"), origin="discovered"
+        ),
+    ]
+)
+
+
+def _bound(text: str) -> list[str]:
+    sentence = Sentence("doc/x", text, 0, len(text))
+    return [m.entity_id or "" for m in BINDER.bind(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("执行线程定时向Anchor汇报任务的状态。", ["component:anchor-server"]),
+        (
+            "节点超时后，直接将Sender或Anchor停掉。",
+            ["component:sender-server", "component:anchor-server"],
+        ),
+        ("任务先交给 Sender 处理，再写入日志。", ["component:sender-server"]),
+    ],
+)
+def test_an_english_word_name_between_chinese_characters_binds(
+    text: str, expected: list[str]
+) -> None:
+    assert _bound(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The ship lost its anchor last year.",  # an English word in English text
+        "请阅读 Anchor Guide 一文。",  # part of an English title
+    ],
+)
+def test_an_english_word_name_in_english_words_stays_a_word(text: str) -> None:
+    assert _bound(text) == []
