@@ -425,9 +425,14 @@ class Binder:
                 continue  # ".../opentelemetry-demo/pull/1" names a URL, not the entity
             usable = forms
             if key in self._cased:
+                # Chinese text writes Latin script for terms only, in either case ("由 master
+                # 分发"), and its capitals open no sentence ("Master 负责 …")
+                chinese = _in_chinese(text, start, end)
                 written = tuple(split.words[i : i + n])
-                usable = [f for f in forms if not f.case_sensitive or f.words == written]
-                if usable and start == 0 and all(f.case_sensitive for f in usable):
+                usable = [
+                    f for f in forms if not f.case_sensitive or f.words == written or chinese
+                ]
+                if usable and start == 0 and all(f.case_sensitive for f in usable) and not chinese:
                     continue  # "Search results …": a capitalised word opening a sentence
             mark = ""
             if key in self._marked and any(f.marked_only for f in usable):
@@ -538,6 +543,13 @@ _VERB_AFTER = re.compile(
 # Chinese punctuation) on both sides, spaces between allowed, is a name, not an English word
 _IN_CHINESE_BEFORE = re.compile(rf"(?:[{CJK_CHARS}，。；：、（）【】「」]|^[\W_]*)\s*$")
 _IN_CHINESE_AFTER = re.compile(rf"\s*[{CJK_CHARS}，。；：、（）【】「」]")
+
+
+def _in_chinese(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` stands between Chinese characters or Chinese punctuation."""
+    return bool(_IN_CHINESE_BEFORE.search(text[:start]) and _IN_CHINESE_AFTER.match(text, end))
+
+
 _DEFINITE_BEFORE = re.compile(
     r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
     r"or|via|into|through|than|as|at|about|when|if|calls?|uses?|reads?|writes?)\s+$",
@@ -580,7 +592,7 @@ def _mark(
     opening = page == PAGE_MARKED and not _LABEL_JUNK.sub("", text[:start])
     if page and not opening and _DEFINITE_BEFORE.search(text[:start]):
         return page  # (a marked term opening a sentence binds in its paragraph only: forms.py)
-    if _IN_CHINESE_BEFORE.search(text[:start]) and _IN_CHINESE_AFTER.match(text, end):
+    if _in_chinese(text, start, end):
         return "Latin script inside Chinese text"  # "向Master汇报": written there as a term
     if len(words) == 1 and surface[:1].isupper():
         if _MID_SENTENCE.search(text[:start]):

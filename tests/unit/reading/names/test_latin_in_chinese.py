@@ -45,6 +45,23 @@ def test_an_english_word_name_between_chinese_characters_binds(
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Anchor 在分发任务时先判断优先级。", ["component:anchor-server"]),  # no sentence capital
+        (
+            "任务会最先被 sender 分发给 anchor 执行。",
+            ["component:sender-server", "component:anchor-server"],
+        ),
+        ("日志由anchor统一收集。", ["component:anchor-server"]),
+    ],
+)
+def test_in_chinese_text_either_case_and_the_opening_word_bind(
+    text: str, expected: list[str]
+) -> None:
+    assert _bound(text) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The ship lost its anchor last year.",  # an English word in English text
