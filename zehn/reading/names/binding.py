@@ -429,9 +429,7 @@ class Binder:
                 # 分发"), and its capitals open no sentence ("Master 负责 …")
                 chinese = _in_chinese(text, start, end)
                 written = tuple(split.words[i : i + n])
-                usable = [
-                    f for f in forms if not f.case_sensitive or f.words == written or chinese
-                ]
+                usable = [f for f in forms if not f.case_sensitive or f.words == written or chinese]
                 if usable and start == 0 and all(f.case_sensitive for f in usable) and not chinese:
                     continue  # "Search results …": a capitalised word opening a sentence
             mark = ""
