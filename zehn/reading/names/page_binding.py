@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 
 from zehn.corpus.model import Sentence
 from zehn.reading.model import Mention
-from zehn.reading.names.binding import PAGE_MARKED, PAGE_SUBJECT, Binder, sentence_marked
+from zehn.reading.names.binding import Binder, sentence_marked
+from zehn.reading.names.marks import PAGE_MARKED, PAGE_SUBJECT
 
 MIN_MARKED_USES = 1  # sentence-marked uses on a page before its plain uses bind
 

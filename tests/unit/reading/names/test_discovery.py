@@ -7,9 +7,10 @@ from __future__ import annotations
 from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.lexicon import is_ordinary, is_ordinary_phrase
 from zehn.reading.model import Entity
-from zehn.reading.names.binding import PAGE_SUBJECT, Binder
+from zehn.reading.names.binding import Binder
 from zehn.reading.names.catalog import Catalog
 from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.marks import PAGE_SUBJECT
 from zehn.reading.names.subjects import bind_corpus, document_subject, heading_entities
 from zehn.reading.names.suggest import suggest_catalog
 from zehn.reading.outline import code_spans, headings, path_subject, tables

@@ -8,7 +8,8 @@ import pytest
 from zehn.corpus.model import SourceText
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
 from zehn.reading.model import Entity
-from zehn.reading.names.binding import PAGE_MARKED, Binder
+from zehn.reading.names.binding import Binder
+from zehn.reading.names.marks import PAGE_MARKED
 from zehn.reading.references.reader import read_document, with_references
 from zehn.reading.relations.reader import sentence_edges
 from zehn.reading.split import chunk_sentences, split_sentences
