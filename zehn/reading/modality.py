@@ -50,7 +50,12 @@ EN_NEGATION_SUFFIX = "n't"
 EN_CORE_NEGATION = ("not", "never", "no")
 
 ZH = ModalityWords(
-    negation=("不再", "没有", "没", "并不", "并未", "从不", "从未", "未", "不", "停止", "无需"),
+    # not 不 opening a word that negates nothing: 不断/不停 (continuously), 不时, 不同, 不少,
+    # 不久, 不仅/不但 (not only), 不过 (however), 不论/不管 (whatever)
+    negation=(
+        "不再", "没有", "没", "并不", "并未", "从不", "从未", "未",
+        "不(?!断|停|时|同|少|久|仅|但|过|论|管)", "停止", "无需",
+    ),
     modal=(
         "将会", "将要", r"将(?=\s*$|\s*(?:在|于|从|会|要|开始|逐步|全面|正式))", "会", "可能",
         "也许", "或许", "计划", "打算", "准备", "想要", "希望", "应该", "可以", "是否", "如果",

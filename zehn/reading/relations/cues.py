@@ -281,7 +281,7 @@ CUES: tuple[Cue, ...] = (
         Predicate.OWNS, passive=True),
     # --- Chinese: preposition, object, verb ("indexer 从 event-bus 消费")
     _zh(r"从(?!未|不|而|前|来)" + _then(r"读取|读|拉取|轮询|获取"), Predicate.READS_FROM),
-    _zh(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅"), Predicate.CONSUMES_FROM),
+    _zh(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅|领取"), Predicate.CONSUMES_FROM),
     _zh(r"(?:向|(?<!以)往)" + _then(r"发布|推送|发送事件"), Predicate.PUBLISHES_TO),
     _zh(r"(?:向|(?<!以)往)" + _then(r"写入|写"), Predicate.WRITES_TO),
     _zh(r"向" + _then(r"发送请求|发请求|请求"), Predicate.CALLS),
@@ -295,7 +295,7 @@ CUES: tuple[Cue, ...] = (
     _zh(r"供给|提供给|输送给|馈送给|喂给", Predicate.FEEDS),
     _zh(r"影响到|影响|波及", Predicate.AFFECTS),
     _zh(r"使用(?!率|量)|采用|用到", Predicate.USES),
-    _zh(r"读取|拉取|轮询", Predicate.READS_FROM),
+    _zh(r"读取|拉取|轮询|扫描", Predicate.READS_FROM),
     _zh(r"写入到|写入|写到|写进|存入|持久化到", Predicate.WRITES_TO),
     _zh(r"发布到|发布至|推送到|发送到", Predicate.PUBLISHES_TO),
     _zh(r"发布|推送", Predicate.PUBLISHES_TO, tail=r"到|至"),

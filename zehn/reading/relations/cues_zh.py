@@ -20,6 +20,7 @@ predicate per form, chosen for what the sentence's subject does to the object:
   嵌入到 X (中): DEPENDS_ON
 - A 分发/派发/分配 … 给/至 X (work handed out): FEEDS X; A 通过 X 进行/实现/完成 …: USES X
 - A 利用/借助 X (来做 …), A 选用/选择了 X (作为 …): USES X (the means as the verb's object)
+- A 抛给/交给/丢给/提交给/移交给 X (work handed to X to do): FEEDS X, or PUBLISHES_TO a topic
 - X 由 A 负责/维护 (OWNS) and A 使用/采用 X 的 … (USES) were in ``cues`` already.
 
 A hand-over verb, a registration, a write and a broadcast take their object
@@ -137,6 +138,8 @@ ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     ZhCue(r"(?:注册|登记)(?:到|至|在)", (Predicate.WRITES_TO,)),
     ZhCue(_to(_REGISTER), (Predicate.WRITES_TO,), tail=r"到|至", tail_only=True),
     ZhCue(r"(?:发送|推送|汇报|上报|上传|回传|转发|下发)(?:到|至|给)|返回给|通知给", BY_OBJECT_KIND),
+    # work handed to X to do: "抛给 X 运行", "交给 X 处理", "提交给 X"
+    ZhCue(r"(?:抛|交|丢|提交|移交)给", BY_OBJECT_KIND),
     ZhCue(_to(_SEND), BY_OBJECT_KIND, tail=r"到|至|给", tail_only=True),
     ZhCue(r"通知(?!给)", BY_OBJECT_KIND),
     ZhCue(_to(_REQUEST), (Predicate.CALLS,), tail=r"到|至|给", tail_only=True),
@@ -176,7 +179,7 @@ ZH_MORE_GLUE = re.compile(
     # the entity itself: "订单服务实例都会连接到 …", "A 服务启动时向 B 注册"
     r"|实例|集群|节点|进程|服务器|服务端|服务(?=[在启停关重上下初部宕恢退]|$)"
     r"|把(?=\s*$)"  # "A 会把请求转发给 B"
-    rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|持续地?|不断地?|实时地?|一直|始终|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
+    rf"|立即|立刻|马上|随即|自动|定时|定期|周期性地|持续地?|不断地?|不停地?|不时|经常|时常|实时地?|一直|始终|缺省|默认地|主动|能够|仍能|能|可(?=[{HAN}])"
     r"|首先|最后|接着|分别|各自|统一|共同|动态地|动态|批量|只在|仅在|也能|还能|均会|都会"
     r"|内部(?![的])"  # "X 内部并没有采用 Y": in house, X itself
     # "X 负责实时拉取 Y": what X is responsible for doing, X does

@@ -292,11 +292,14 @@ def _topic(text: str, mentions: Sequence[S], clause: int) -> list[S] | None:
             end = start - 1  # "从 X 列表中": a place, not a topic
             continue
         if inside:
-            opening = text[start : inside[0].start]
+            # a name written there is the topic before a reference the page adds at the
+            # same place (a zero-width "one of the parts listed under …")
+            first = next((m for m in inside if m.start == inside[0].start < m.end), inside[0])
+            opening = text[start : first.start]
             lead = ZH_TOPIC_OPENING.match(opening)
             rest = opening[lead.end() :] if lead else opening
             if rest and not _GLUE_ONLY.fullmatch(rest):  # "在有 X 的情况下": not a topic
                 return None
-            return _group_from(text, mentions, inside[0])
+            return _group_from(text, mentions, first)
         end = start - 1
     return None

@@ -97,3 +97,21 @@ def test_the_grader_accepts_the_recorded_container() -> None:
     grade = Grader(ENTITIES).grade(evidence)
     assert grade.label == SUPPORTED, grade.reason
     assert "consists of the following components" in edge.subject_reference
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "- **RowScanner**是一个扫描线程，定时读取 Zorbex 中的记录；",
+        "- **RowScanner**是一个后台线程，周期性地调用 Zorbex；",
+        "- RowScanner 是一个工作线程，然后向 Zorbex 写入结果；",
+    ],
+)
+def test_a_listed_part_that_names_itself_is_its_own_clauses_topic(item: str) -> None:
+    text = (
+        "* **Quillomat**\n\n  Quillomat负责汇总查询。\n\n  ##### 该服务内主要包含：\n\n  "
+        + item
+        + "\n"
+    )
+    edges = {(e.subject, e.object) for e in _edges(text) if e.rel_type != "OWNS"}
+    assert edges == {("service:rowscanner", "service:zorbex")}

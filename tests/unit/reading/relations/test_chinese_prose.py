@@ -392,3 +392,39 @@ def test_the_means_as_the_verbs_object_is_a_use(text: str) -> None:
 )
 def test_responsible_for_an_activity_on_x_is_no_ownership_of_x(text: str) -> None:
     assert not {t for t in extract(text) if t[1] == "OWNS"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("订单服务定时扫描订单库。", ("order-service", "READS_FROM", "order-db", "")),
+        ("订单服务会扫描订单库中的记录。", ("order-service", "READS_FROM", "order-db", "hedged")),
+        (
+            "订单服务不断从订单事件流中领取任务。",
+            ("order-service", "CONSUMES_FROM", "order-events", ""),
+        ),
+        ("订单服务把任务交给物流服务处理。", ("order-service", "FEEDS", "shipping", "")),
+        ("订单服务将任务抛给库存服务运行。", ("order-service", "FEEDS", "stock-service", "")),
+        ("订单服务把结果提交给订单事件流。", ("order-service", "PUBLISHES_TO", "order-events", "")),
+    ],
+)
+def test_scanning_taking_from_a_queue_and_handing_work_over(text: str, expected: Triple) -> None:
+    assert expected in extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "订单服务不断调用库存服务。",  # continuously
+        "订单服务不停地调用库存服务。",  # without stopping
+        "订单服务不时调用库存服务。",  # from time to time
+    ],
+)
+def test_words_opening_with_bu_that_negate_nothing(text: str) -> None:
+    assert ("order-service", "CALLS", "stock-service", "") in extract(text)
+
+
+def test_bu_before_a_verb_still_negates() -> None:
+    assert ("order-service", "CALLS", "stock-service", "negated ") in extract(
+        "订单服务不调用库存服务。"
+    )
