@@ -165,6 +165,7 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
         heading = sentence.start in heading_starts
         yield from _phrases(document.doc_id, text, heading)
         yield from _cjk_phrases(document.doc_id, text, heading)
+        yield from _code_services(document.doc_id, text)
         yield from _chinese_terms(document.doc_id, text, heading)
         yield from _identifiers(document.doc_id, _links_masked(text))
         yield from _typed_code_names(document.doc_id, text)
@@ -429,6 +430,20 @@ def _shape(words: list[str]) -> str | None:
             return "lower-proper"
         return "lower" if all(is_ordinary(w) for w in words) else None
     return None
+
+
+# a code name before a Chinese service head names that service: "`tso` 微服务" (a Latin name
+# written bare before 服务 is usually a service built with it: "Dubbo 服务")
+_CODE_SERVICE = re.compile(r"`([a-z][a-z0-9_.-]*)`\s*(微服务|服务)")
+
+
+def _code_services(doc_id: str, text: str) -> Iterator[Clue]:
+    for match in _CODE_SERVICE.finditer(text):
+        name, noun = match.groups()
+        head = CJK_HEADS[noun]
+        full = f"{name} {noun}"
+        why = f"code name {name!r} before the head {noun!r}"
+        yield Clue(full, head.kind, "code-like", why, doc_id, STRONG, match.group())
 
 
 def _cjk_phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
