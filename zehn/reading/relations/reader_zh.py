@@ -66,9 +66,11 @@ _OTHER_PREPOSITIONS = re.compile(r"(?:借助|利用|基于|依托于?|(?<![给�
 # an instrument or 把-phrase: the subject stands before it ("A 通过 X 调用 Y", "A 把 X 写入 Y")
 THROUGH_BEFORE = re.compile(r"(?:通过|经由|借助|利用|把|将)\s*$")
 _DISPOSAL = re.compile(r"(?:把|将)\s*$")
+# (a link or markup may open the name after it: "时序数据库 [X](https://…)")
 _OBJECT_MODIFIER = re.compile(
-    r"(?:[^\s，。；！？,;、]{1,6}的\s*[`*_“「『《]?"
-    rf"|(?:[^\s，。；！？,;、]{{1,6}}的)?[^\s，。；！？,;、的]{{0,4}}(?:{ZH_APPOSITION_NOUNS})\s*)"
+    r"(?:[^\s，。；！？,;、]{1,6}的\s*[`*_“「『《\[]?"
+    rf"|(?:[^\s，。；！？,;、]{{1,6}}的)?[^\s，。；！？,;、的]{{0,4}}(?:{ZH_APPOSITION_NOUNS})\s*"
+    r"[`*_“「『《\[]*)"
 )
 # a clause that is only a place: "从提供者列表中", "在 X 里"
 _LOCATIVE_PHRASE = re.compile(r"(?:从|在|于|自)[^，。；！？,;]{1,30}?(?:中|里|内|之中|当中|上)")

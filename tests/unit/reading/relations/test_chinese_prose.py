@@ -428,3 +428,27 @@ def test_bu_before_a_verb_still_negates() -> None:
     assert ("order-service", "CALLS", "stock-service", "negated ") in extract(
         "订单服务不调用库存服务。"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "订单服务使用开源时序数据库 [订单库](https://x.io) 作为存储方案。",
+            ("order-service", "USES", "order-db", ""),
+        ),
+        (
+            "订单服务依赖缓存组件 [缓存集群](https://x.io)。",
+            ("order-service", "DEPENDS_ON", "cache-cluster", ""),
+        ),
+        (
+            "订单服务读取数据库 **订单库** 中的记录。",
+            ("order-service", "READS_FROM", "order-db", ""),
+        ),
+        ("订单服务调用下游组件「库存服务」。", ("order-service", "CALLS", "stock-service", "")),
+    ],
+)
+def test_an_object_named_in_a_link_or_markup_after_its_kind_noun(
+    text: str, expected: Triple
+) -> None:
+    assert expected in extract(text)
