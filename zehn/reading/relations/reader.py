@@ -75,6 +75,7 @@ from zehn.reading.relations.cues import (
     Cue,
 )
 from zehn.reading.relations.cues_zh import ZH_CUE_OBJECTS
+from zehn.reading.relations.opening_means import opening_means_edges
 from zehn.reading.relations.parts import part_edges
 from zehn.reading.relations.phrases import (
     GAP_CACHE,
@@ -167,6 +168,7 @@ def sentence_edges(
     edges.extend(role_edges(sentence, local, strategy))
     edges.extend(part_edges(sentence, local, strategy))
     edges.extend(requirement_edges(sentence, local, strategy))
+    edges.extend(opening_means_edges(sentence, local, strategy))
     return edges, ambiguous
 
 

@@ -452,3 +452,21 @@ def test_an_object_named_in_a_link_or_markup_after_its_kind_noun(
     text: str, expected: Triple
 ) -> None:
     assert expected in extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "通过单机的订单库，订单服务可以将数据存储在磁盘上。",
+            ("order-service", "USES", "order-db", ""),
+        ),
+        (
+            "通过实现缓存集群，订单服务变成了分布式存储。",
+            ("order-service", "USES", "cache-cluster", ""),
+        ),
+        ("基于订单库，订单服务实现了高可用。", ("order-service", "DEPENDS_ON", "order-db", "")),
+    ],
+)
+def test_a_means_put_before_the_topic(text: str, expected: Triple) -> None:
+    assert expected in extract(text)

@@ -422,3 +422,27 @@ def test_zh_listening_to_a_component_consumes_from_it(text: str) -> None:
 
 def test_zh_a_listening_port_is_no_component() -> None:
     assert read("Zorbex 监听端口 8080，Pluvia 不监听。") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Through Kestrel, Quarn keeps its data safe.", ("quarn", "USES", "kestrel")),
+        ("Using Zorbex, Quarn schedules its jobs every minute.", ("quarn", "USES", "zorbex")),
+        ("Based on Pluvia, Quarn offers a second scheduler.", ("quarn", "DEPENDS_ON", "pluvia")),
+    ],
+)
+def test_a_means_put_before_the_subject(text: str, edge: tuple[str, str, str]) -> None:
+    assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "With Zorbex, Quarn remains the foundation of the cluster.",  # beside, not by means of
+        "Using Zorbex and Kestrel, Quarn schedules its jobs.",  # two means: which one?
+        "Using the cache, the scheduler of Quarn runs faster.",  # no name opens the clause
+    ],
+)
+def test_no_means_before_the_subject(text: str) -> None:
+    assert not {e for e in read(text) if e[0] == "quarn"}
