@@ -10,6 +10,8 @@ shares the kind word of the name after it.
   that says so; the cue lexicon then reads "retrieves it" as a read from Y.
 - "the accounting and fraud detection services": "services" marks both names, though the
   binder sees it only after the second.
+- "X is the front-end server; it serves A and proxies to Y": "it" opening a later clause, before
+  a verb of its own, is the name the sentence opens with (the subject of its first clause).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from zehn.reading.names.binding import Binder
 from zehn.reading.relations.requirements import OPENING as _REQUIREMENT_OPENING
 
 __all__ = [
+    "clause_it",
     "definite_heads",
     "opening_this",
     "paragraph_terms",
@@ -142,6 +145,35 @@ def read_back_objects(
 
 def _start(mention: Mention) -> int:
     return mention.start
+
+
+# --- "X is a web server; it serves … and proxies to Y": "it" opening a later clause -----------
+
+# "it" as the subject of a clause after ";" / ", and" / "and" / "but", before a third-person verb
+_CLAUSE_IT = re.compile(
+    r"(?:[;:]\s*|,\s*(?:and|but|so|then)\s+|\s(?:and|but)\s+)(?:then\s+|also\s+)?"
+    r"(?P<it>it)\s+(?:\w+ly\s+|also\s+|then\s+)?(?!is\b|was\b|has\b)[a-z]{2,}(?<![su])s\b"
+)
+
+
+def clause_it(sentence_id: str, offset: int, text: str, first: Mention | None) -> list[Mention]:
+    """ "it" as the subject of a later clause of a sentence that opens with a name: that name,
+    the subject of the first clause ("X is the front-end server; it serves … and proxies to
+    Y"). Only before a verb of its own in the third person; not "it is …", "it has …", where
+    "it" is as often the sentence's object or a dummy subject."""
+    if first is None or not first.entity_id or "it" not in text:
+        return []
+    found = []
+    for match in _CLAUSE_IT.finditer(text):
+        a, b = match.span("it")
+        if a <= first.end - offset:
+            continue
+        reason = f"'it' = {first.surface}, the subject of the sentence's first clause"
+        found.append(
+            Mention(sentence_id, offset + a, offset + b, "it", first.candidates, reason,
+                    reference=True)
+        )  # fmt: skip
+    return found
 
 
 # --- names that share a later name's kind word ----------------------------------------------

@@ -33,6 +33,7 @@ from zehn.reading.names.page_binding import bind_page
 from zehn.reading.names.subjects import document_subject as discovered_subject
 from zehn.reading.references.agents_zh import agent_references
 from zehn.reading.references.forms import (
+    clause_it,
     definite_heads,
     opening_this,
     paragraph_terms,
@@ -190,6 +191,7 @@ def document_references(
                 refs.append(_row_goes_on(sentence, row[1]))
         else:
             refs.extend(_implicit_subjects(sid, sentence.start, text, line, mentions, None, by_id))
+            refs.extend(clause_it(sid, sentence.start, text, first))
         if "其" in text:  # what _ZH_CLAUSE_ITS looks for
             refs.extend(_zh_clause_its(sid, sentence.start, text, mentions + refs, focus, by_id))
         if (part := parts.part(sentence, mentions)) is not None:

@@ -523,6 +523,9 @@ def _is_adverb(word: str) -> bool:
     return word.endswith("ly") and len(word) >= ADVERB_MIN_CHARS and word not in NOT_ADVERBS
 
 
+_CLAUSE_START = re.compile(r";\s*$")
+
+
 def _series_subject(
     text: str, mentions: Sequence[_Local], position: int, participle: bool = False
 ) -> tuple[Group | None, str]:
@@ -535,6 +538,16 @@ def _series_subject(
         return None, ""
     if not opener.zero_width and not SENTENCE_OPENING.match(_plain(text[: opener.start])):
         return None, ""
+    # a later clause after ";" that opens with a name of its own ("…; it serves A and proxies
+    # to Y"): its subject, not the sentence's
+    opener = next(
+        (
+            m
+            for m in reversed(mentions)
+            if opener.end <= m.start and m.end <= position and _CLAUSE_START.search(text[: m.start])
+        ),
+        opener,
+    )
     named = [m for m in mentions if m.start >= opener.start and not m.zero_width]
     group = [opener] if opener.zero_width else _list_from(text, named)[0]
     between = text[group[-1].end : position]

@@ -3,6 +3,8 @@ share a later name's kind word. Every document here is invented."""
 
 from __future__ import annotations
 
+import pytest
+
 from zehn.corpus.model import Sentence, SourceText
 from zehn.reading.model import Entity
 from zehn.reading.names.binding import Binder
@@ -133,3 +135,31 @@ def test_a_head_two_earlier_names_share_or_a_lowercase_one_refers_to_nothing() -
     assert len(earlier) == 2
     assert definite_heads("s", 100, "It reads from the Ledgerstore.", [], earlier) == []
     assert definite_heads("s", 100, "It reads from the ledgerstore.", [], earlier[:1]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        (
+            "Quillbus is the front door; it serves static files and proxies to Vaultstore.\n",
+            ("component:quillbus", "CALLS", "datastore:vaultstore"),
+        ),
+        (
+            "Quillbus starts first, and it then reads from Vaultstore.\n",
+            ("component:quillbus", "READS_FROM", "datastore:vaultstore"),
+        ),
+        (
+            "Quillbus keeps a small cache; it also writes to Vaultstore.\n",
+            ("component:quillbus", "WRITES_TO", "datastore:vaultstore"),
+        ),
+    ],
+)
+def test_it_opening_a_later_clause_is_the_sentences_opening_subject(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in _edges("Notes", text)
+
+
+def test_it_before_is_or_has_is_no_clause_subject() -> None:
+    text = "Quillbus is optional; it is simple to read from Vaultstore instead.\n"
+    assert not {e for e in _edges("Notes", text) if e[0] == "component:quillbus"}
