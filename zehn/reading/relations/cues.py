@@ -29,6 +29,9 @@ X sends / exports / pushes / uploads / streams … to Y   FEEDS; PUBLISHES_  X �
                                                           TO to a topic
 X reads / retrieves / fetches / pulls / polls /         READS_FROM         X → Y
   scrapes Y (or … from Y); X loads / downloads … from Y
+X pulls / pops … from / out of / off Y; X takes …       READS_FROM;        X → Y
+  out of / off Y                                          CONSUMES_FROM a
+                                                          topic
 Y is read / retrieved / fetched / pulled / polled /     READS_FROM         X → Y
   scraped / loaded by X
 X is read / retrieved / fetched / loaded … from Y       READS_FROM         X → Y, or Z → Y
@@ -150,6 +153,8 @@ _BE = r"(?:is|are|was|were|be|been|being|gets|get)\s+(?:\w+ly\s+|also\s+|only\s+
 # "queries a datastore" reads from it; "sends … to a topic" publishes to it
 _DATASTORE_READ = (("datastore", (Predicate.READS_FROM,)),)
 _TOPIC_PUBLISH = (("topic", (Predicate.PUBLISHES_TO,)),)
+# what is pulled out of a queue is consumed from it
+_TOPIC_CONSUMED = (("topic", (Predicate.CONSUMES_FROM,)),)
 # what is sent, pushed or uploaded to a store is written to it
 _HANDED_ON = (*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))
 
@@ -179,7 +184,13 @@ CUES: tuple[Cue, ...] = (
     _cue(r"feeds?|feeding", Predicate.FEEDS, tail=r"to|into"),
     _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
     _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),
-    _cue(r"reads?|reading|polls?|polling|pulls?|fetch(?:es)?", Predicate.READS_FROM, tail=r"from"),
+    # what is pulled out of a queue is consumed from it: "pull things out of Y", "pulls an
+    # event off Y" (a topic is consumed from; anything else read from)
+    _cue(r"pulls?|pulling|pops?|popping", Predicate.READS_FROM, tail=r"from|out\s+of|off",
+         by_kind=_TOPIC_CONSUMED),
+    _cue(r"takes?|taking", Predicate.READS_FROM, tail=r"out\s+of|off", tail_only=True,
+         by_kind=_TOPIC_CONSUMED),
+    _cue(r"reads?|reading|polls?|polling|fetch(?:es)?", Predicate.READS_FROM, tail=r"from"),
     _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
     _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
     _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),

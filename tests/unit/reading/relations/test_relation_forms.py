@@ -20,6 +20,7 @@ ENTITIES = [
     Entity("Zorbex", "service", ()),
     Entity("Pluvia", "service", ()),
     Entity("Kestrel", "datastore", ()),
+    Entity("Drizzle", "topic", ()),
 ]
 BINDER = Binder(ENTITIES)
 
@@ -446,3 +447,24 @@ def test_a_means_put_before_the_subject(text: str, edge: tuple[str, str, str]) -
 )
 def test_no_means_before_the_subject(text: str) -> None:
     assert not {e for e in read(text) if e[0] == "quarn"}
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        (
+            "Quarn workers pull jobs out of Drizzle and handle them.",
+            ("quarn", "CONSUMES_FROM", "drizzle"),
+        ),
+        (
+            "When Quarn pulls an event off Drizzle, it delivers it.",
+            ("quarn", "CONSUMES_FROM", "drizzle"),
+        ),
+        ("Quarn takes the next task off Kestrel.", ("quarn", "READS_FROM", "kestrel")),
+        ("Quarn pulls Kestrel every minute.", ("quarn", "READS_FROM", "kestrel")),
+    ],
+)
+def test_what_is_pulled_out_of_a_queue_is_consumed_from_it(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
