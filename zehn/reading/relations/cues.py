@@ -28,12 +28,13 @@ Y is queried by X                                         when Y is a      X →
 X sends / exports / pushes / uploads / streams … to Y   FEEDS; PUBLISHES_  X → Y
                                                           TO to a topic
 X reads / retrieves / fetches / pulls / polls /         READS_FROM         X → Y
-  scrapes Y (or … from Y); X loads / downloads … from Y
+  scrapes / scans Y (or … from Y); X loads / downloads
+  … from Y
 X pulls / pops … from / out of / off Y; X takes …       READS_FROM;        X → Y
   out of / off Y                                          CONSUMES_FROM a
                                                           topic
 Y is read / retrieved / fetched / pulled / polled /     READS_FROM         X → Y
-  scraped / loaded by X
+  scraped / scanned / loaded by X
 X is read / retrieved / fetched / loaded … from Y       READS_FROM         X → Y, or Z → Y
   [by Z]
 X writes / stores / persists … Y (or … to/in/into/onto  WRITES_TO          X → Y
@@ -165,7 +166,7 @@ CUES: tuple[Cue, ...] = (
     _cue(_BE + r"(?:affected|impacted)\s+by", Predicate.AFFECTS, passive=True),
     _cue(_BE + r"used\s+by", Predicate.USES, passive=True),
     _cue(r"(?:" + _BE + r")?owned\s+by|" + _BE + r"maintained\s+by", Predicate.OWNS, passive=True),
-    _cue(_BE + r"(?:read|polled)\s+by", Predicate.READS_FROM, passive=True),
+    _cue(_BE + r"(?:read|polled|scanned)\s+by", Predicate.READS_FROM, passive=True),
     _cue(_BE + r"consumed\s+by", Predicate.CONSUMES_FROM, passive=True),
     _cue(_BE + r"depended\s+on\s+by", Predicate.DEPENDS_ON, passive=True),
     # active voice
@@ -190,7 +191,8 @@ CUES: tuple[Cue, ...] = (
          by_kind=_TOPIC_CONSUMED),
     _cue(r"takes?|taking", Predicate.READS_FROM, tail=r"out\s+of|off", tail_only=True,
          by_kind=_TOPIC_CONSUMED),
-    _cue(r"reads?|reading|polls?|polling|fetch(?:es)?", Predicate.READS_FROM, tail=r"from"),
+    _cue(r"reads?|reading|polls?|polling|fetch(?:es)?|scans?|scanning", Predicate.READS_FROM,
+         tail=r"from"),
     _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
     _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
     _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),

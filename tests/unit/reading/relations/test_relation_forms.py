@@ -468,3 +468,15 @@ def test_what_is_pulled_out_of_a_queue_is_consumed_from_it(
     text: str, edge: tuple[str, str, str]
 ) -> None:
     assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quarn simply scans the Kestrel bucket.",
+        "Kestrel is scanned by Quarn every hour.",
+        "Quarn, scanning Kestrel, finds old blocks.",
+    ],
+)
+def test_a_scan_is_a_read(text: str) -> None:
+    assert ("quarn", "READS_FROM", "kestrel") in read(text)
