@@ -26,6 +26,7 @@ from zehn.reading.lexicon import (
     number_stem,
     store_kind,
 )
+from zehn.reading.names.code_names import code_services, typed_code_names
 from zehn.reading.names.termhood import is_general
 from zehn.reading.names.termhood_zh import chinese_terms
 from zehn.reading.outline import code_spans, headings, inside, path_parts
@@ -165,10 +166,12 @@ def prose_clues(document: SourceText) -> Iterator[Clue]:
         heading = sentence.start in heading_starts
         yield from _phrases(document.doc_id, text, heading)
         yield from _cjk_phrases(document.doc_id, text, heading)
-        yield from _code_services(document.doc_id, text)
+        for name, kind, why, written in code_services(text):
+            yield Clue(name, kind, "code-like", why, document.doc_id, STRONG, written)
         yield from _chinese_terms(document.doc_id, text, heading)
         yield from _identifiers(document.doc_id, _links_masked(text))
-        yield from _typed_code_names(document.doc_id, text)
+        for name, kind, why in typed_code_names(text):
+            yield Clue(name, kind, "code-like", why, document.doc_id, STRONG)
         yield from _emphasised(document.doc_id, text)
         if match := _TAG.match(text):
             tag = match.group(1)
@@ -432,20 +435,6 @@ def _shape(words: list[str]) -> str | None:
     return None
 
 
-# a code name before a Chinese service head names that service: "`tso` 微服务" (a Latin name
-# written bare before 服务 is usually a service built with it: "Dubbo 服务")
-_CODE_SERVICE = re.compile(r"`([a-z][a-z0-9_.-]*)`\s*(微服务|服务)")
-
-
-def _code_services(doc_id: str, text: str) -> Iterator[Clue]:
-    for match in _CODE_SERVICE.finditer(text):
-        name, noun = match.groups()
-        head = CJK_HEADS[noun]
-        full = f"{name} {noun}"
-        why = f"code name {name!r} before the head {noun!r}"
-        yield Clue(full, head.kind, "code-like", why, doc_id, STRONG, match.group())
-
-
 def _cjk_phrases(doc_id: str, text: str, heading: bool) -> Iterator[Clue]:
     """ "Redis 注册中心", "Zookeeper 注册中心": a Latin name before a Chinese head. A head that
     only says what the name is ("Dubbo 缓存") needs repeating; "服务" after a Latin name is
@@ -504,29 +493,6 @@ def _emphasised(doc_id: str, text: str) -> Iterator[Clue]:
 # A noun made from a verb names an activity or a feature, not a component ("Dag
 # Serialization", "fine-tuning"): emphasised, it only confirms a name found otherwise.
 _ACTIVITY = re.compile(r"[a-z](?:[st]ion|ment|ing|ance|ence)s?$", re.IGNORECASE)
-
-
-# a snake_case name in code marks, then the kind of store it names: "the `notify_x` RabbitMQ
-# queue", "`t_x_command` 表" (a queue or a table by that name, not a function or a setting)
-_STORE_NOUNS: dict[str, str] = {
-    "queue": EntityKind.TOPIC, "topic": EntityKind.TOPIC, "队列": EntityKind.TOPIC,
-    "主题": EntityKind.TOPIC, "table": EntityKind.DATASTORE, "表": EntityKind.DATASTORE,
-    "bucket": EntityKind.DATASTORE,
-}  # fmt: skip
-_CODE_NAME = r"`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`"
-_TYPED_CODE_NAMES = re.compile(
-    rf"((?:{_CODE_NAME}\s*(?:,|and/or|and|or|、|和|或)\s*)*{_CODE_NAME})\s*"
-    rf"(?:[A-Z][A-Za-z0-9]+\s+)?({'|'.join(_STORE_NOUNS)})(?:s\b|\b|(?=[^A-Za-z]))"
-)
-
-
-def _typed_code_names(doc_id: str, text: str) -> Iterator[Clue]:
-    """ "the `x_y` RabbitMQ queue", "the `a_b` and `c_d` queues", "`x_y` 表"."""
-    for match in _TYPED_CODE_NAMES.finditer(text):
-        names, noun = match.groups()
-        for name in re.findall(r"`([^`]+)`", names):
-            why = f"code name {name!r} before the kind word {noun!r}"
-            yield Clue(name, _STORE_NOUNS[noun], "code-like", why, doc_id, STRONG)
 
 
 def _identifiers(doc_id: str, text: str) -> Iterator[Clue]:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from zehn.corpus.model import Sentence
 from zehn.reading.modality import CONDITIONAL_PREFIX, EPISTEMIC, MODAL, NEGATION
 from zehn.reading.model import Mention
-from zehn.reading.relations import phrases
+from zehn.reading.relations import phrases, subjects
 from zehn.reading.relations import reader as relations
 from zehn.reading.relations import reader_zh as relations_zh
 from zehn.reading.relations.cue_words import CuePrefilter, first_chars, with_first_chars
@@ -223,7 +223,7 @@ def test_the_kept_readings_of_gaps_are_bounded() -> None:
         phrases.breaks,
         phrases._again,
         phrases._object_gap,
-        relations._subject_gap,
+        subjects._subject_gap,
         relations._negated,
         relations._modal,
     ]
