@@ -37,9 +37,12 @@ _VERB_AFTER = re.compile(
     r"(?!\s+(?:are|were|is|was|have|had|can|could|will|would|should|must|may|might|do)\b)"
 )
 # Chinese prose writes Latin script for terms only: a Latin word with a Chinese character (or
-# Chinese punctuation) on both sides, spaces between allowed, is a name, not an English word
-_IN_CHINESE_BEFORE = re.compile(rf"(?:[{CJK_CHARS}，。；：、（）【】「」]|^[\W_]*)\s*$")
-_IN_CHINESE_AFTER = re.compile(rf"\s*[{CJK_CHARS}，。；：、（）【】「」]")
+# Chinese punctuation) on both sides, spaces between allowed, is a name, not an English word;
+# so is each of two or three joined by slashes ("Master/Worker注册": a list)
+_IN_CHINESE_BEFORE = re.compile(
+    rf"(?:[{CJK_CHARS}，。；：、（）【】「」]|^[\W_]*)\s*(?:[A-Z][A-Za-z]+/){{0,2}}$"
+)
+_IN_CHINESE_AFTER = re.compile(rf"(?:/[A-Z][A-Za-z]+){{0,2}}\s*[{CJK_CHARS}，。；：、（）【】「」]")
 
 
 def in_chinese(text: str, start: int, end: int) -> bool:

@@ -336,7 +336,7 @@ OBJECT_GLUE = frozenset(
     "the a an its their our both directly only also all every each one any some another".split()
 )
 LIST_SEPARATOR = re.compile(
-    r"^\s*(?:,\s*(?:and|or)?|and|or|&|as\s+well\s+as|plus|、|和|与|及|以及|或|或者|跟"
+    r"^\s*(?:,\s*(?:and|or)?|and|or|&|as\s+well\s+as|plus|、|和|与|及|以及|或|或者|跟|/"
     r"|[（(]\s*(?:或|或者|or))\s*"  # "Y（或 Z）", "Y (or Z)": an alternative in parentheses
     r"(?:the\s+)?$",
     re.IGNORECASE,

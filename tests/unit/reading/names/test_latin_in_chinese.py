@@ -70,3 +70,23 @@ def test_in_chinese_text_either_case_and_the_opening_word_bind(
 )
 def test_an_english_word_name_in_english_words_stays_a_word(text: str) -> None:
     assert _bound(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sender/Anchor注册心跳到目录中。",
+        "节点 Sender/Anchor 启动后先自检。",
+        "任务由Sender/Anchor/Sender分别处理。",
+    ],
+)
+def test_names_joined_by_a_slash_in_chinese_text_are_a_list(text: str) -> None:
+    assert {"component:sender-server", "component:anchor-server"} <= set(_bound(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["日志在 /opt/Sender/bin 目录下。", "Run it as Sender/Anchor in the test setup."],
+)
+def test_a_path_or_english_text_is_no_slash_list(text: str) -> None:
+    assert _bound(text) == []
