@@ -532,24 +532,9 @@ def _contiguous(text: str, window: list[_Token]) -> bool:
 def _in_path(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
-    if "/" in (before, after) and _SLASH_LIST.fullmatch(_slash_run(text, start, end)):
+    if "/" in (before, after) and in_chinese(text, start, end):
         return False  # "Master/Worker注册": names joined by a slash inside Chinese text, a list
     return (before in "/.\\" and before != "") or after == "/" or _qualified_part(text, start, end)
-
-
-# two or three capitalised words joined by slashes between Chinese characters: a list
-_SLASH_LIST = re.compile(r"[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z]+){1,2}")
-
-
-def _slash_run(text: str, start: int, end: int) -> str:
-    """The slash-joined run of letters around ``text[start:end]``, if it stands between
-    Chinese characters (else '')."""
-    a, b = start, end
-    while a > 0 and (text[a - 1].isascii() and (text[a - 1].isalpha() or text[a - 1] == "/")):
-        a -= 1
-    while b < len(text) and text[b].isascii() and (text[b].isalpha() or text[b] == "/"):
-        b += 1
-    return text[a:b] if in_chinese(text, a, b) else ""
 
 
 def _qualified_part(text: str, start: int, end: int) -> bool:

@@ -21,7 +21,6 @@ PAGE_SUBJECT = "the page being about it"
 PAGE_MARKED = "its marked uses elsewhere on the page"
 
 _OPENERS = {"`": "`", "*": "*", "_": "_", "[": "]", '"': '"', "“": "”", "'": "'", "「": "」"}
-_MARKUP_CHARS = "`*_[]\"“”'「」()"
 _LABEL_JUNK = re.compile(r"[\s`*_\[\]\"“”'「」():：.,;!?#|>-]+")
 _HEAD_AFTER = re.compile(r"^[ \t-]?([A-Za-z]+)")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
