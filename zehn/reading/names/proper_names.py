@@ -122,11 +122,23 @@ class LowerCase:
         name), or writes it alone in prose in lower case half as often as it names it."""
         lower = word.lower()
         if every_spelling:
-            return (runs[lower] - self.as_noun[lower]) * 2 > runs[word]
+            return self.spelled(word, runs) * 2 > runs[word]
         invoked = self.invoked[lower]
         if invoked >= MIN_INVOCATIONS and invoked * 4 >= runs[word]:
             return True
         return (self.prose[lower] - self.as_noun[lower]) * 2 > runs[word]
+
+    def spelled(self, word: str, runs: Counter[str]) -> int:
+        """How often the corpus writes ``word`` in lower case anywhere (paths, packages,
+        settings, commands), not as a common noun."""
+        lower = word.lower()
+        return runs[lower] - self.as_noun[lower]
+
+    def the_product(self, word: str, docs: int, pages: int, runs: Counter[str]) -> bool:
+        """The product the corpus documents, not one of its parts: a name on at least half the
+        pages whose lower-case spelling (its packages, paths and settings: ``airflow.cfg``,
+        ``/home/zulip``) is written at least half as often as the name."""
+        return docs * 2 >= pages and self.spelled(word, runs) * 2 > runs[word]
 
 
 MIN_INVOCATIONS = 3
@@ -148,15 +160,6 @@ def _outside(text: str, spans: Sequence[tuple[int, int]]) -> str:
         last = max(last, end)
     parts.append(text[last:])
     return " ".join(parts)
-
-
-def _the_product(word: str, docs: int, pages: int, runs: Counter[str], noun: Counter[str]) -> bool:
-    """The product the corpus documents, not one of its parts: a name on at least half the
-    pages whose lower-case spelling (its packages, paths and settings: ``airflow.cfg``,
-    ``/home/zulip``; not a common noun, ``noun``) is written at least half as often as the
-    name."""
-    lower = word.lower()
-    return docs * 2 >= pages and (runs[lower] - noun[lower]) * 2 > runs[word]
 
 
 def _as_abbreviation(word: str, capitals: Counter[str], runs: Counter[str]) -> bool:
@@ -245,7 +248,7 @@ def corpus_names(documents: Sequence[SourceText]) -> list[tuple[str, int, int, s
             continue
         if not rows.ordinary and is_ordinary(word):
             continue
-        if _the_product(word, len(docs[word]), pages, runs, lower_case.as_noun):
+        if lower_case.the_product(word, len(docs[word]), pages, runs):
             continue
         if lower_case.command(word, runs, rows.every_spelling_a_tool) or _as_abbreviation(
             word, capitals, runs
