@@ -52,15 +52,16 @@ def opening_means_edges(sentence: Sentence, local: Sequence[Local], strategy: st
     if len(means) != 1 or subject is None:
         return []
     (thing,) = means
-    if not thing.mention.entity_id or thing.mention.entity_id == subject.mention.entity_id:
-        return []
+    ends = (subject.mention.entity_id, thing.mention.entity_id)
+    if not all(ends) or ends[0] == ends[1]:
+        return []  # an ambiguous name (several identities) is no end: shown, never merged
     clause = _CLAUSE_END.split(text[subject.end :], maxsplit=1)[0]  # what S does with it
     return [
         Edge.stated_by(
             sentence,
-            subject.mention.entity_id or "",
+            ends[0] or "",
             predicate,
-            thing.mention.entity_id,
+            ends[1] or "",
             fact=text,
             strategy=strategy,
             cue=text[match.start() : a].strip(),

@@ -480,3 +480,13 @@ def test_what_is_pulled_out_of_a_queue_is_consumed_from_it(
 )
 def test_a_scan_is_a_read(text: str) -> None:
     assert ("quarn", "READS_FROM", "kestrel") in read(text)
+
+
+def test_an_ambiguous_subject_after_a_means_makes_no_edge() -> None:
+    twins = Binder([Entity("Vega", "service", ()), Entity("Vega", "team", ())])
+    text = "Using Zorbex, Vega schedules its jobs."
+    sentence = Sentence("doc/forms", text, 0, len(text))
+    mentions = [*twins.bind(sentence), *BINDER.bind(sentence)]
+    edges, _ = sentence_edges(sentence, mentions, "rules")
+    assert all(e.subject for e in edges)
+    assert not [e for e in edges if e.object.endswith("zorbex")]
