@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from zehn.corpus.model import SourceText
 
@@ -96,7 +97,13 @@ def _heading(text: str, start: int, end: int) -> Heading | None:
 
 def code_spans(text: str) -> list[tuple[int, int]]:
     """Spans of fenced code (```` ``` ````, ``~~~``, diagrams included) and of indented
-    reStructuredText literal blocks (after ``::`` or a ``code-block`` directive)."""
+    reStructuredText literal blocks (after ``::`` or a ``code-block`` directive). Discovery,
+    proper names and binding each ask for a document's spans: found once per text."""
+    return list(_code_spans(text))
+
+
+@lru_cache(maxsize=1024)
+def _code_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     fences = list(_FENCE.finditer(text))
     i = 0
@@ -107,7 +114,7 @@ def code_spans(text: str) -> list[tuple[int, int]]:
         spans.append((opening.start(), len(text) if end < 0 else end))
         i = len(fences) if closing is None else fences.index(closing) + 1
     spans.extend(_literal_blocks(text))
-    return sorted(spans)
+    return tuple(sorted(spans))
 
 
 def _literal_blocks(text: str) -> list[tuple[int, int]]:
