@@ -1,8 +1,10 @@
 """The cue lexicon of the ``rules`` strategy: how each predicate is phrased.
 
-A cue is a verb phrase; ``tail`` is a preposition that may follow a short
-filler ("publishes an invoice.created event **to** billing-events"), after
-which the object is read. Passive cues swap subject and object ("search-api
+A cue is a verb phrase, its verbs named by lemma: their forms come from
+``zehn.reading.relations.verbs`` (``lemminflect``), present forms by default, the past
+where a row says so, participles after a form of *be* in a passive. ``tail`` is a
+preposition that may follow a short filler ("publishes an invoice.created event **to**
+billing-events"), after which the object is read. Passive cues swap subject and object ("search-api
 is called by web-frontend" means web-frontend CALLS search-api).
 
 English forms and the one predicate each states (X is the mention before the
@@ -81,6 +83,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zehn.reading.relations.cues_zh import ZH_CLAUSE_REST, ZH_PROSE_CUES
+from zehn.reading.relations.verbs import PARTICIPLE, PAST, PRESENT, alternation
 from zehn.reading.scripts import CJK as CJK  # re-exported: diagrams reads it here
 from zehn.reading.vocabulary import Predicate
 
@@ -136,6 +139,16 @@ def _cue(
     )
 
 
+def _verbs(*lemmas: str, past: bool = False) -> str:
+    """A cue's verbs by lemma: their present forms (and past ones where ``past``)."""
+    return alternation(lemmas, PRESENT + PAST if past else PRESENT)
+
+
+def _passive(*lemmas: str) -> str:
+    """A passive ("is fetched", "are also stored"): a form of *be*, the verbs' participles."""
+    return _BE + alternation(lemmas, PARTICIPLE)
+
+
 def _zh(verb: str, *predicates: Predicate, tail: str | None = None, passive: bool = False) -> Cue:
     return Cue(re.compile(verb), predicates, re.compile(tail) if tail else None, passive, True)
 
@@ -161,59 +174,66 @@ _HANDED_ON = (*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))
 
 CUES: tuple[Cue, ...] = (
     # passive voice first: "X is called by Y" -> Y CALLS X
-    _cue(_BE + r"(?:called|invoked|requested)\s+(?:by|from)", Predicate.CALLS, passive=True),
-    _cue(_BE + r"fed\s+by", Predicate.FEEDS, passive=True),
-    _cue(_BE + r"(?:affected|impacted)\s+by", Predicate.AFFECTS, passive=True),
-    _cue(_BE + r"used\s+by", Predicate.USES, passive=True),
+    _cue(_passive("call", "invoke", "request") + r"\s+(?:by|from)", Predicate.CALLS, passive=True),
+    _cue(_passive("feed") + r"\s+by", Predicate.FEEDS, passive=True),
+    _cue(_passive("affect", "impact") + r"\s+by", Predicate.AFFECTS, passive=True),
+    _cue(_passive("use") + r"\s+by", Predicate.USES, passive=True),
     _cue(r"(?:" + _BE + r")?owned\s+by|" + _BE + r"maintained\s+by", Predicate.OWNS, passive=True),
-    _cue(_BE + r"(?:read|polled|scanned)\s+by", Predicate.READS_FROM, passive=True),
-    _cue(_BE + r"consumed\s+by", Predicate.CONSUMES_FROM, passive=True),
-    _cue(_BE + r"depended\s+on\s+by", Predicate.DEPENDS_ON, passive=True),
+    _cue(_passive("read", "poll", "scan") + r"\s+by", Predicate.READS_FROM, passive=True),
+    _cue(_passive("consume") + r"\s+by", Predicate.CONSUMES_FROM, passive=True),
+    _cue(_passive("depend") + r"\s+on\s+by", Predicate.DEPENDS_ON, passive=True),
     # active voice
     _cue(r"reads?\s+and\s+writes?", Predicate.READS_FROM, Predicate.WRITES_TO,
          tail=r"in|to|from|into"),
-    _cue(r"depends?\s+on|depended\s+on|depending\s+on|relies\s+on|rely\s+on", Predicate.DEPENDS_ON,
+    _cue(_verbs("depend", "rely", past=True) + r"\s+on", Predicate.DEPENDS_ON,
          tail=r"from"),
-    _cue(r"(?:is|are)\s+blocked\s+on|requires?|needs?", Predicate.DEPENDS_ON, tail=r"from"),
-    _cue(r"(?:moves?|moved|moving|migrates?|migrated)\s+to", Predicate.DEPENDS_ON),
-    _cue(r"calls?|called|calling|invokes?|invoked", Predicate.CALLS),
+    _cue(r"(?:is|are)\s+blocked\s+on|" + _verbs("require", "need"), Predicate.DEPENDS_ON,
+         tail=r"from"),
+    _cue(_verbs("move", "migrate", past=True) + r"\s+to", Predicate.DEPENDS_ON),
+    _cue(_verbs("call", "invoke", past=True), Predicate.CALLS),
     # a request or call made: "makes a second HTTP request to Y", "issues an authenticated
     # REST call to Y", "sends one more request to Y" (up to four words before the noun)
-    _cue(r"(?:sends?|sending|sent|makes?|making|made|issues?|issuing|performs?|performing"
-         r"|performed)\s+(?:[\w-]+\s+){0,4}?(?:requests?|calls?)(?![\w-])|requests?",
+    _cue(_verbs("send", "make", "issue", "perform", past=True)
+         + r"\s+(?:[\w-]+\s+){0,4}?(?:requests?|calls?)(?![\w-])|requests?",
          Predicate.CALLS, tail=r"to|from"),
-    _cue(r"feeds?|feeding", Predicate.FEEDS, tail=r"to|into"),
-    _cue(r"affects?|affected|affecting|impacts?", Predicate.AFFECTS),
-    _cue(r"uses?|using|go(?:es)?\s+through|move\s+off", Predicate.USES),
+    _cue(_verbs("feed"), Predicate.FEEDS, tail=r"to|into"),
+    _cue(_verbs("affect", "impact", past=True), Predicate.AFFECTS),
+    _cue(_verbs("use", "go through") + r"|move\s+off", Predicate.USES),
     # what is pulled out of a queue is consumed from it: "pull things out of Y", "pulls an
     # event off Y" (a topic is consumed from; anything else read from)
-    _cue(r"pulls?|pulling|pops?|popping", Predicate.READS_FROM, tail=r"from|out\s+of|off",
+    _cue(_verbs("pull", "pop"), Predicate.READS_FROM, tail=r"from|out\s+of|off",
          by_kind=_TOPIC_CONSUMED),
-    _cue(r"takes?|taking", Predicate.READS_FROM, tail=r"out\s+of|off", tail_only=True,
+    _cue(_verbs("take"), Predicate.READS_FROM, tail=r"out\s+of|off", tail_only=True,
          by_kind=_TOPIC_CONSUMED),
-    _cue(r"reads?|reading|polls?|polling|fetch(?:es)?|scans?|scanning", Predicate.READS_FROM,
+    _cue(_verbs("read", "poll", "fetch", "scan"), Predicate.READS_FROM,
          tail=r"from"),
-    _cue(r"writes?|writing|persists?|stores?", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
-    _cue(r"publish(?:es|ed|ing)?|emits?|produces?", Predicate.PUBLISHES_TO, tail=r"to|on|into"),
-    _cue(r"consumes?|consuming|subscribes?\s+to", Predicate.CONSUMES_FROM, tail=r"from"),
+    _cue(_verbs("write", "persist", "store"), Predicate.WRITES_TO, tail=r"to|into|in|onto"),
+    _cue(_verbs("publish", past=True) + "|" + _verbs("emit", "produce"), Predicate.PUBLISHES_TO,
+         tail=r"to|on|into"),
+    _cue(_verbs("consume", "subscribe to"), Predicate.CONSUMES_FROM, tail=r"from"),
     # "own" after a possessive is an adjective ("its own runner"), not the verb
     _cue(r"owns|(?<!its\s)(?<!their\s)(?<!our\s)(?<!your\s)(?<!his\s)(?<!her\s)(?<!my\s)own"
          r"|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
     # --- the forms of real prose (the table above); after the first ones, whose order the
     # ``cooccurrence`` baseline reads its guess from
-    _cue(_BE + r"queried\s+(?:by|from)", Predicate.CALLS, passive=True, by_kind=_DATASTORE_READ),
-    _cue(_BE + r"(?:proxied|routed|forwarded|fronted|load[- ]balanced)\s+by", Predicate.CALLS,
+    _cue(_passive("query") + r"\s+(?:by|from)", Predicate.CALLS, passive=True,
+         by_kind=_DATASTORE_READ),
+    _cue(_passive("proxy", "route", "forward", "front", "load-balance", "load balance") + r"\s+by",
+         Predicate.CALLS,
          passive=True),
-    _cue(_BE + r"(?:scraped|retrieved|fetched|pulled|loaded)\s+by", Predicate.READS_FROM,
+    _cue(_passive("scrape", "retrieve", "fetch", "pull", "load") + r"\s+by", Predicate.READS_FROM,
          passive=True),
-    _cue(_BE + r"(?:written|persisted|stored|saved)\s+by", Predicate.WRITES_TO, passive=True),
+    _cue(_passive("write", "persist", "store", "save") + r"\s+by", Predicate.WRITES_TO,
+         passive=True),
     # a passive with a place: "X is retrieved from Y [by Z]" -> X (or Z) READS_FROM Y
-    _cue(_BE + r"(?:read|retrieved|fetched|pulled|loaded|downloaded|polled)\s+from",
+    _cue(_passive("read", "retrieve", "fetch", "pull", "load", "download", "poll") + r"\s+from",
          Predicate.READS_FROM, agent=True),
-    _cue(_BE + r"(?:written|stored|persisted|saved|cached|kept|flushed)\s+(?:to|in|into|onto)",
+    _cue(_passive("write", "store", "persist", "save", "cache", "keep", "flush")
+         + r"\s+(?:to|in|into|onto)",
          Predicate.WRITES_TO, agent=True),
     # "X is sent to Y [by Z]": X (or Z) FEEDS Y; a topic is published to
-    _cue(_BE + r"(?:sent|pushed|exported|uploaded|streamed|shipped|delivered)\s+(?:to|into|onto)",
+    _cue(_passive("send", "push", "export", "upload", "stream", "ship", "deliver")
+         + r"\s+(?:to|into|onto)",
          Predicate.FEEDS, agent=True, by_kind=_HANDED_ON),
     # passive in form, but X stays the subject: "X is backed by Y" -> X DEPENDS_ON Y
     _cue(_BE + r"(?:backed|powered)\s+by|" + _BE + r"built\s+(?:on|upon)(?:\s+top\s+of)?"
@@ -225,11 +245,10 @@ CUES: tuple[Cue, ...] = (
     # where a component is deployed: "X can be run as a long running process in Y"
     _cue(_BE + r"(?:run|deployed|hosted)\s+as\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:in|inside|on)",
          Predicate.DEPENDS_ON),
-    _cue(r"orchestrates?|orchestrating", Predicate.CALLS),
-    _cue(r"(?:talks?|talking|talked|interacts?|interacting|interacted|communicates?|communicating"
-         r"|communicated)\s+(?:to|with)|(?:connects?|connecting|connected)\s+(?:to|with)"
-         r"|calls?\s+out\s+to|reach(?:es)?\s+out\s+to", Predicate.CALLS),
-    _cue(r"proxies|proxying", Predicate.CALLS, tail=r"to"),
+    _cue(_verbs("orchestrate"), Predicate.CALLS),
+    _cue(_verbs("talk", "interact", "communicate", "connect", past=True) + r"\s+(?:to|with)|"
+         + _verbs("call out to", "reach out to"), Predicate.CALLS),
+    _cue(_verbs("proxy"), Predicate.CALLS, tail=r"to"),
     # a client of Y calls Y: "X is a client of Y", "X acts as the gRPC client to Y"
     _cue(r"(?:is|are|was|were|acts?\s+as|acting\s+as|serves?\s+as)\s+(?:an?\s+|the\s+)?"
          r"(?:[\w-]+\s+){0,2}?clients?\s+(?:of|to|for)", Predicate.CALLS),
@@ -243,33 +262,31 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:" + _BE + r"used|acts?|acting|serves?|serving|works?)\s+as\s+an?\s+"
          r"(?:reverse\s+)?(?:proxy|gateway|load[- ]balancer)\s+(?:for|to|in\s+front\s+of)",
          Predicate.CALLS, tail=r"such\s+as|including"),  # "… for web UIs such as A, B"
-    _cue(r"forwards?|forwarding|routes?|routing|relays?|relaying|dispatch(?:es)?|dispatching"
-         r"|redirects?|redirecting|submits|submitting|assigns|assigning|hands\s+(?:off|over)",
+    _cue(_verbs("forward", "route", "relay", "dispatch", "redirect", "submit", "assign",
+                "hand off", "hand over"),
          Predicate.CALLS, tail=r"to", tail_only=True),
-    _cue(r"quer(?:y|ies|ying|ied)", Predicate.CALLS, by_kind=_DATASTORE_READ),
-    _cue(r"sends?|sending|exports?|exporting|push(?:es|ing)?|uploads?|uploading|streams|streaming",
+    _cue(_verbs("query", past=True), Predicate.CALLS, by_kind=_DATASTORE_READ),
+    _cue(_verbs("send", "export", "push", "upload", "stream"),
          Predicate.FEEDS, tail=r"to|into|onto", tail_only=True, by_kind=_HANDED_ON),
-    _cue(r"leverages?|leveraging|utili[sz]es?|utili[sz]ing|employs|(?:mak(?:es?|ing)|made)\s+use\s+of",
+    _cue(_verbs("leverage", "utilize", "utilise", "employ", "make use of", past=True),
          Predicate.USES),
-    _cue(r"fetching|retriev(?:es?|ing)|scrapes?|scraping", Predicate.READS_FROM, tail=r"from"),
-    _cue(r"loads?|loading|downloads?|downloading|parses|parsing|extracts|extracting",
+    _cue(_verbs("retrieve", "scrape"), Predicate.READS_FROM, tail=r"from"),
+    _cue(_verbs("load", "download", "parse", "extract"),
          Predicate.READS_FROM, tail=r"from", tail_only=True),
-    _cue(r"persisting|storing", Predicate.WRITES_TO, tail=r"to|into|in|onto"),
-    _cue(r"saves?|saving|caches|caching|dumps?|dumping|flush(?:es)?|flushing|serializes|serialising"
-         r"|backs?\s+up|backing\s+up"
-         r"|serializing|serialises|inserts|inserting", Predicate.WRITES_TO, tail=r"to|into|in|onto",
+    _cue(_verbs("save", "cache", "dump", "flush", "serialize", "serialise", "back up", "insert"),
+         Predicate.WRITES_TO, tail=r"to|into|in|onto",
          tail_only=True),
-    _cue(r"listens?\s+(?:to|on)|listening\s+(?:to|on)", Predicate.CONSUMES_FROM),
+    _cue(_verbs("listen") + r"\s+(?:to|on)", Predicate.CONSUMES_FROM),
     # "X gets the state from Y" reads from Y (only with its "from": "X gets a request" is none)
-    _cue(r"gets?|getting|obtains?|obtaining", Predicate.READS_FROM, tail=r"from", tail_only=True),
-    _cue(r"notif(?:y|ies|ying|ied)", Predicate.CALLS),
+    _cue(_verbs("get", "obtain"), Predicate.READS_FROM, tail=r"from", tail_only=True),
+    _cue(_verbs("notify", past=True), Predicate.CALLS),
     # "X asks Y for the status": a call; a datastore asked is read from
-    _cue(r"asks?|asking|asked", Predicate.CALLS, by_kind=_DATASTORE_READ),
+    _cue(_verbs("ask", past=True), Predicate.CALLS, by_kind=_DATASTORE_READ),
     # "X monitors Y": it reads Y's state
-    _cue(r"monitors|monitoring|observes|observing|watches|watching", Predicate.READS_FROM,
+    _cue(_verbs("monitor", "observe", "watch"), Predicate.READS_FROM,
          by_kind=(("topic", (Predicate.CONSUMES_FROM,)),)),
     # "X adds the job to the queue", "X puts the record into Y": handed on (by kind, below)
-    _cue(r"adds|adding|puts|putting|enqueues|enqueuing|places|placing", Predicate.FEEDS,
+    _cue(_verbs("add", "put", "enqueue", "place"), Predicate.FEEDS,
          tail=r"to|into|onto|in", tail_only=True,
          by_kind=_HANDED_ON),
     # a middle component: "X connects A with B", "X sits between A and B"
