@@ -8,7 +8,10 @@ billing-events"), after which the object is read. Passive cues swap subject and 
 is called by web-frontend" means web-frontend CALLS search-api).
 
 English forms and the one predicate each states (X is the mention before the
-cue, Y the mention after it or after its tail, Z the agent after a later "by"):
+cue, Y the mention after it or after its tail, Z the agent after a later "by"). A verb
+whose direct object is the relation's object is read in the passive too, its agent after
+"by" the subject ("Y is fetched / monitored / orchestrated by X"): one row of ``_BY_AGENT``
+per predicate, never a row per form.
 
 ======================================================  =================  ===================
 form                                                    predicate          edge
@@ -80,7 +83,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from zehn.reading.relations.cues_zh import ZH_CLAUSE_REST, ZH_PROSE_CUES
 from zehn.reading.relations.verbs import PARTICIPLE, PAST, PRESENT, alternation
@@ -172,15 +175,30 @@ _TOPIC_CONSUMED = (("topic", (Predicate.CONSUMES_FROM,)),)
 # what is sent, pushed or uploaded to a store is written to it
 _HANDED_ON = (*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))
 
+# Voice decides the direction, not a row per form: each verb below states in the passive, with
+# its agent after "by" (or "from"), what its active states — "Y is fetched by X" as "X fetches
+# Y" — so a verb added to a row is read in both voices. (verbs, predicates, agent, by kind)
+_BY_AGENT: tuple[tuple[tuple[str, ...], tuple[Predicate, ...], str, tuple[Any, ...]], ...] = (
+    (("call", "invoke", "request"), (Predicate.CALLS,), "by|from", ()),
+    (("query",), (Predicate.CALLS,), "by|from", _DATASTORE_READ),
+    (("proxy", "route", "forward", "front", "load-balance", "load balance", "orchestrate",
+      "notify"), (Predicate.CALLS,), "by", ()),
+    (("feed",), (Predicate.FEEDS,), "by", ()),
+    (("affect", "impact"), (Predicate.AFFECTS,), "by", ()),
+    (("use", "leverage", "utilize", "utilise", "employ"), (Predicate.USES,), "by", ()),
+    (("read", "poll", "scan", "scrape", "retrieve", "fetch", "pull", "load"),
+     (Predicate.READS_FROM,), "by", ()),
+    (("monitor", "observe", "watch"), (Predicate.READS_FROM,), "by",
+     (("topic", (Predicate.CONSUMES_FROM,)),)),
+    (("consume",), (Predicate.CONSUMES_FROM,), "by", ()),
+    (("write", "persist", "store", "save"), (Predicate.WRITES_TO,), "by", ()),
+)  # fmt: skip
+
 CUES: tuple[Cue, ...] = (
-    # passive voice first: "X is called by Y" -> Y CALLS X
-    _cue(_passive("call", "invoke", "request") + r"\s+(?:by|from)", Predicate.CALLS, passive=True),
-    _cue(_passive("feed") + r"\s+by", Predicate.FEEDS, passive=True),
-    _cue(_passive("affect", "impact") + r"\s+by", Predicate.AFFECTS, passive=True),
-    _cue(_passive("use") + r"\s+by", Predicate.USES, passive=True),
+    # passive voice first: "X is called by Y" -> Y CALLS X (one cue per row of _BY_AGENT)
+    *(_cue(_passive(*lemmas) + rf"\s+(?:{agent})", *predicates, passive=True, by_kind=by_kind)
+      for lemmas, predicates, agent, by_kind in _BY_AGENT),
     _cue(r"(?:" + _BE + r")?owned\s+by|" + _BE + r"maintained\s+by", Predicate.OWNS, passive=True),
-    _cue(_passive("read", "poll", "scan") + r"\s+by", Predicate.READS_FROM, passive=True),
-    _cue(_passive("consume") + r"\s+by", Predicate.CONSUMES_FROM, passive=True),
     _cue(_passive("depend") + r"\s+on\s+by", Predicate.DEPENDS_ON, passive=True),
     # active voice
     _cue(r"reads?\s+and\s+writes?", Predicate.READS_FROM, Predicate.WRITES_TO,
@@ -216,15 +234,6 @@ CUES: tuple[Cue, ...] = (
          r"|maintains?|(?:is|are)\s+responsible\s+for", Predicate.OWNS),
     # --- the forms of real prose (the table above); after the first ones, whose order the
     # ``cooccurrence`` baseline reads its guess from
-    _cue(_passive("query") + r"\s+(?:by|from)", Predicate.CALLS, passive=True,
-         by_kind=_DATASTORE_READ),
-    _cue(_passive("proxy", "route", "forward", "front", "load-balance", "load balance") + r"\s+by",
-         Predicate.CALLS,
-         passive=True),
-    _cue(_passive("scrape", "retrieve", "fetch", "pull", "load") + r"\s+by", Predicate.READS_FROM,
-         passive=True),
-    _cue(_passive("write", "persist", "store", "save") + r"\s+by", Predicate.WRITES_TO,
-         passive=True),
     # a passive with a place: "X is retrieved from Y [by Z]" -> X (or Z) READS_FROM Y
     _cue(_passive("read", "retrieve", "fetch", "pull", "load", "download", "poll") + r"\s+from",
          Predicate.READS_FROM, agent=True),

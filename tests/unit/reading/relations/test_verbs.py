@@ -55,3 +55,18 @@ def test_the_alternation_is_one_group_trying_longer_forms_first() -> None:
 )
 def test_every_inflection_of_a_cue_verb_is_read(text: str, edge: tuple[str, str, str]) -> None:
     assert edge in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "edge"),
+    [
+        ("Kestrel is monitored by Quarn around the clock.", ("quarn", "READS_FROM", "kestrel")),
+        ("Brisk is orchestrated by Quarn on every run.", ("quarn", "CALLS", "brisk")),
+        ("Zorbex is also employed by Quarn for retries.", ("quarn", "USES", "zorbex")),
+    ],
+)
+def test_a_verb_of_a_voice_row_reads_its_passive_with_the_agent_as_subject(
+    text: str, edge: tuple[str, str, str]
+) -> None:
+    assert edge in read(text)
+    assert (edge[2], edge[1], edge[0]) not in read(text)
