@@ -85,7 +85,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from zehn.reading.relations.cues_zh import ZH_CLAUSE_REST, ZH_PROSE_CUES
+from zehn.reading.relations.cues_zh import ZH_CORE_CUES, ZH_PROSE_CUES
 from zehn.reading.relations.verbs import PARTICIPLE, PAST, PRESENT, alternation
 from zehn.reading.scripts import CJK as CJK  # re-exported: diagrams reads it here
 from zehn.reading.vocabulary import Predicate
@@ -152,19 +152,7 @@ def _passive(*lemmas: str) -> str:
     return _BE + alternation(lemmas, PARTICIPLE)
 
 
-def _zh(verb: str, *predicates: Predicate, tail: str | None = None, passive: bool = False) -> Cue:
-    return Cue(re.compile(verb), predicates, re.compile(tail) if tail else None, passive, True)
-
-
 CLAUSE_PUNCTUATION = "，。；！？,;"
-_CLAUSE_REST = ZH_CLAUSE_REST  # a code span counts as one character
-
-
-def _then(verbs: str) -> str:
-    """Look ahead for the verb that completes a preposition in the same clause."""
-    return rf"(?={_CLAUSE_REST}(?:{verbs}))"
-
-
 _BE = r"(?:is|are|was|were|be|been|being|gets|get)\s+(?:\w+ly\s+|also\s+|only\s+|still\s+)?"
 
 # "queries a datastore" reads from it; "sends … to a topic" publishes to it
@@ -308,40 +296,9 @@ CUES: tuple[Cue, ...] = (
          Predicate.DEPENDS_ON, form="instance"),
     # the means of the clause before: "X connects to Y through Z" -> X USES Z
     _cue(r"via|through|by\s+means\s+of|by\s+way\s+of", Predicate.USES, form="means"),
-    # --- Chinese: passive ("search-api 被 web-frontend 调用" -> web-frontend CALLS search-api)
-    _zh(r"(?:被|由(?!于))" + _then(r"调用|请求"), Predicate.CALLS, passive=True),
-    _zh(r"被" + _then(r"依赖"), Predicate.DEPENDS_ON, passive=True),
-    _zh(r"(?:被|由(?!于))" + _then(r"供给|提供数据|供数"), Predicate.FEEDS, passive=True),
-    _zh(r"(?:受到|(?<![接感承])受|被)" + _then(r"影响|波及"), Predicate.AFFECTS, passive=True),
-    _zh(r"被" + _then(r"使用|采用"), Predicate.USES, passive=True),
-    _zh(r"被" + _then(r"读取|轮询|拉取"), Predicate.READS_FROM, passive=True),
-    _zh(r"被" + _then(r"消费|订阅"), Predicate.CONSUMES_FROM, passive=True),
-    _zh(r"由(?!于)" + _then(r"负责|维护|拥有") + r"|(?<!回)归" + _then(r"所有|管理") + r"|属于",
-        Predicate.OWNS, passive=True),
-    # --- Chinese: preposition, object, verb ("indexer 从 event-bus 消费")
-    _zh(r"从(?!未|不|而|前|来)" + _then(r"读取|读|拉取|轮询|获取"), Predicate.READS_FROM),
-    _zh(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅|领取"), Predicate.CONSUMES_FROM),
-    _zh(r"(?:向|(?<!以)往)" + _then(r"发布|推送|发送事件"), Predicate.PUBLISHES_TO),
-    _zh(r"(?:向|(?<!以)往)" + _then(r"写入|写"), Predicate.WRITES_TO),
-    _zh(r"向" + _then(r"发送请求|发请求|请求"), Predicate.CALLS),
-    _zh(r"(?:(?<![因认作成以])为(?!了)|(?<![交发送])给|向)" + _then(r"提供数据|供数|提供"),
-        Predicate.FEEDS),
-    # --- Chinese: active voice
-    _zh(r"读写|读取(?:和|并)写入", Predicate.READS_FROM, Predicate.WRITES_TO),
-    _zh(r"依赖于|依赖(?!项|关系|图)|依靠|需要", Predicate.DEPENDS_ON),
-    _zh(r"迁移到|迁移至|切换到", Predicate.DEPENDS_ON),
-    _zh(r"调用(?!链|量|次数)|请求", Predicate.CALLS),
-    _zh(r"供给|提供给|输送给|馈送给|喂给", Predicate.FEEDS),
-    _zh(r"影响到|影响|波及", Predicate.AFFECTS),
-    _zh(r"使用(?!率|量)|采用|用到", Predicate.USES),
-    _zh(r"读取|拉取|轮询|扫描", Predicate.READS_FROM),
-    _zh(r"写入到|写入|写到|写进|存入|持久化到", Predicate.WRITES_TO),
-    _zh(r"发布到|发布至|推送到|发送到", Predicate.PUBLISHES_TO),
-    _zh(r"发布|推送", Predicate.PUBLISHES_TO, tail=r"到|至"),
-    _zh(r"消费(?!者|组)|订阅", Predicate.CONSUMES_FROM),
-    _zh(r"负责(?!人)|拥有|维护", Predicate.OWNS),
+    # --- Chinese: data rows of ``cues_zh`` (the first forms, then those of real prose)
     *(Cue(re.compile(c.verb), c.predicates, re.compile(c.tail) if c.tail else None, c.passive,
-          cjk=True, tail_only=c.tail_only) for c in ZH_PROSE_CUES),
+          cjk=True, tail_only=c.tail_only) for c in (*ZH_CORE_CUES, *ZH_PROSE_CUES)),
 )  # fmt: skip
 
 # Words that may stand between a subject and its verb without breaking the link.

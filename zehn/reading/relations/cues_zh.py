@@ -1,7 +1,7 @@
 """Chinese prose cues: how real Chinese documentation states relations.
 
-``zehn.reading.relations.cues`` holds the first Chinese cues (依赖, 调用, 被/由 … 调用,
-从 … 读取/消费, 向 … 发布/写入, 负责 …). Real manuals add the forms below. One
+The first Chinese cues (依赖, 调用, 被/由 … 调用, 从 … 读取/消费, 向 … 发布/写入, 负责 …) are
+:data:`ZH_CORE_CUES`; real manuals add the forms of :data:`ZH_PROSE_CUES`, below. One
 predicate per form, chosen for what the sentence's subject does to the object:
 
 - A 向 X 注册/登记; A 注册(…)到 X: WRITES_TO (registering adds an entry to X)
@@ -21,14 +21,14 @@ predicate per form, chosen for what the sentence's subject does to the object:
 - A 分发/派发/分配 … 给/至 X (work handed out): FEEDS X; A 通过 X 进行/实现/完成 …: USES X
 - A 利用/借助 X (来做 …), A 选用/选择了 X (作为 …): USES X (the means as the verb's object)
 - A 抛给/交给/丢给/提交给/移交给 X (work handed to X to do): FEEDS X, or PUBLISHES_TO a topic
-- X 由 A 负责/维护 (OWNS) and A 使用/采用 X 的 … (USES) were in ``cues`` already.
+- X 由 A 负责/维护 (OWNS) and A 使用/采用 X 的 … (USES) are core cues.
 
 A hand-over verb, a registration, a write and a broadcast take their object
 after the tail only ("返回 X 的地址列表给 Y": Y, never X, which is the data):
 such a cue exists only when its tail follows in the clause (``_to``).
 
-Rows are data (:class:`ZhCue`): ``zehn.reading.relations.cues`` builds them into its
-``Cue`` objects (this module cannot import it back: no import cycles). A cue
+All Chinese cues are rows here (:class:`ZhCue`): ``zehn.reading.relations.cues`` builds them
+into its ``Cue`` objects (this module cannot import it back: no import cycles). A cue
 whose predicates are :data:`BY_OBJECT_KIND` takes one predicate by the object's
 kind (:func:`predicates_for`); the older ``发送到/推送到`` cues follow the same rule.
 
@@ -118,6 +118,43 @@ _RUN = r"(?:启动|加载|运行|卸载|托管|重启)"  # not 停止: a negatio
 # picking one instance to call: "选一台 B 进行调用", "对 B 发起调用"
 _PICK = r"(?:选择|选出|挑选|选取|选)(?:其中)?(?:一|某|另一)?(?:台|个)?"
 _CALL_MADE = r"进行调用|发起调用|发起请求|进行访问|调用"
+
+# The first Chinese forms (the sample's): passive 被/由 … 调用, a preposition before its object
+# and the verb after it (从 X 读取, 向 X 写入), and verbs before their objects.
+ZH_CORE_CUES: tuple[ZhCue, ...] = (
+    # --- passive ("search-api 被 web-frontend 调用" -> web-frontend CALLS search-api)
+    ZhCue(r"(?:被|由(?!于))" + _then(r"调用|请求"), (Predicate.CALLS,), passive=True),
+    ZhCue(r"被" + _then(r"依赖"), (Predicate.DEPENDS_ON,), passive=True),
+    ZhCue(r"(?:被|由(?!于))" + _then(r"供给|提供数据|供数"), (Predicate.FEEDS,), passive=True),
+    ZhCue(r"(?:受到|(?<![接感承])受|被)" + _then(r"影响|波及"), (Predicate.AFFECTS,), passive=True),
+    ZhCue(r"被" + _then(r"使用|采用"), (Predicate.USES,), passive=True),
+    ZhCue(r"被" + _then(r"读取|轮询|拉取"), (Predicate.READS_FROM,), passive=True),
+    ZhCue(r"被" + _then(r"消费|订阅"), (Predicate.CONSUMES_FROM,), passive=True),
+    ZhCue(r"由(?!于)" + _then(r"负责|维护|拥有") + r"|(?<!回)归" + _then(r"所有|管理") + r"|属于",
+        (Predicate.OWNS,), passive=True),
+    # --- preposition, object, verb ("indexer 从 event-bus 消费")
+    ZhCue(r"从(?!未|不|而|前|来)" + _then(r"读取|读|拉取|轮询|获取"), (Predicate.READS_FROM,)),
+    ZhCue(r"从(?!未|不|而|前|来)" + _then(r"消费|订阅|领取"), (Predicate.CONSUMES_FROM,)),
+    ZhCue(r"(?:向|(?<!以)往)" + _then(r"发布|推送|发送事件"), (Predicate.PUBLISHES_TO,)),
+    ZhCue(r"(?:向|(?<!以)往)" + _then(r"写入|写"), (Predicate.WRITES_TO,)),
+    ZhCue(r"向" + _then(r"发送请求|发请求|请求"), (Predicate.CALLS,)),
+    ZhCue(r"(?:(?<![因认作成以])为(?!了)|(?<![交发送])给|向)" + _then(r"提供数据|供数|提供"),
+        (Predicate.FEEDS,)),
+    # --- active voice
+    ZhCue(r"读写|读取(?:和|并)写入", (Predicate.READS_FROM, Predicate.WRITES_TO)),
+    ZhCue(r"依赖于|依赖(?!项|关系|图)|依靠|需要", (Predicate.DEPENDS_ON,)),
+    ZhCue(r"迁移到|迁移至|切换到", (Predicate.DEPENDS_ON,)),
+    ZhCue(r"调用(?!链|量|次数)|请求", (Predicate.CALLS,)),
+    ZhCue(r"供给|提供给|输送给|馈送给|喂给", (Predicate.FEEDS,)),
+    ZhCue(r"影响到|影响|波及", (Predicate.AFFECTS,)),
+    ZhCue(r"使用(?!率|量)|采用|用到", (Predicate.USES,)),
+    ZhCue(r"读取|拉取|轮询|扫描", (Predicate.READS_FROM,)),
+    ZhCue(r"写入到|写入|写到|写进|存入|持久化到", (Predicate.WRITES_TO,)),
+    ZhCue(r"发布到|发布至|推送到|发送到", (Predicate.PUBLISHES_TO,)),
+    ZhCue(r"发布|推送", (Predicate.PUBLISHES_TO,), tail=r"到|至"),
+    ZhCue(r"消费(?!者|组)|订阅", (Predicate.CONSUMES_FROM,)),
+    ZhCue(r"负责(?!人)|拥有|维护", (Predicate.OWNS,)),
+)  # fmt: skip
 
 ZH_PROSE_CUES: tuple[ZhCue, ...] = (
     # --- a preposition, its object, then the verb (the nearest verb in the clause wins)
