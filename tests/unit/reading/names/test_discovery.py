@@ -45,6 +45,15 @@ def test_ordinary_words_are_common_english_with_their_inflections_not_product_na
 # --- a page's structure ------------------------------------------------------------------------
 
 
+def test_general_english_comes_from_wordfreq_and_lemminflect_not_a_list() -> None:
+    # frequent words with a word class, in no list (irregular plurals too)
+    assert all(is_ordinary(w) for w in ("children", "women", "yesterday"))
+    # frequent in general English but a proper name: no word class, not ordinary
+    assert not any(is_ordinary(w) for w in ("Microsoft", "john"))
+    # documentation's everyday words general English rarely uses are listed
+    assert all(is_ordinary(w) for w in ("sidecar", "scheduler", "backend"))
+
+
 def test_the_path_of_a_text_document_is_read_from_its_id() -> None:
     assert path_subject("doc/site/services/billing-md") == ("billing", ("site", "services"))
     assert path_subject("doc/repo/src/invoicer/readme-md") == ("invoicer", ("repo", "src"))
