@@ -3,7 +3,8 @@
 A discovered name that is also an ordinary word ("cart", "email", "quote") must not bind
 wherever the word is used; ``is_ordinary`` says which names those are: a word general English
 uses often (``wordfreq`` Zipf at least :data:`ORDINARY_ZIPF`, about 30 uses per million words)
-that ``lemminflect`` knows as a noun, verb, adjective or adverb (a proper name is none), or
+whose lemma ``lemminflect`` inflects as a noun, verb, adjective or adverb (a proper name is
+none), or
 one of the words listed below, which general English uses less but documentation uses as
 ordinary words ("scheduler", "sidecar", "backend"). Rare words that are not listed ("envoy",
 "celery", "tornado") are names: as names they are almost always the product.
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lemminflect import getAllLemmas  # type: ignore[import-untyped]
+from lemminflect import getAllInflections  # type: ignore[import-untyped]
 from wordfreq import zipf_frequency
 
 from zehn.reading.vocabulary import EntityKind
@@ -33,136 +34,143 @@ ORDINARY_ZIPF = 4.5
 _DOCUMENTATION_WORDS = frozenset(
     """
 telemetry observability chore changelog roadmap throughput deprecation onboarding a abort
-absent abstract abundant acceptable accepting accessible accidental accomplish accounting
-accuracy achievement acid acknowledge acknowledgement acquire activate acute ad adapt
-adapter adequate adjacent adjust admin adopt adoption advertisement advise against agenda
-aggregate aggregation aggressive airline alarm alert algorithm alias align allocate
-allocation allowance alpha alter although ambition ambitious amend among analyse analyst
-analytics analyze anchor and angle annotate annotation announcement anonymous anticipate
-anxious api apologize apology app apparent append appoint appointment approve approximate
-arbitrary archive argue arise arrange arrangement array arrival arrive artifact asleep
-aspect assemble assert assess assessment asset assign assignment assist associate assumption
-async at atmosphere atomic attach attract attribute audit auth authentication authorization
-auto automatic automation availability await awake awareness awful backend backup bake
-balancer bandwidth banner bare batch because bedroom beg behave belief belong bench bend
-beneficial beta bicycle billing binary bind binding bite bitter blank bless blog boil bold
-bone bonus boolean boot boring borrow bot bother bounce bound boundary bow brave brick
-broadcast broker browse browser brush bucket buffer bug builder bulk bundle burden burst
-bury but byte cache calculate calculation calendar callback cancel candle capture carpet
-cart castle casual catalog catalogue cease ceiling celebrate celebration charity chart chase
-chatbot cheat checkout checksum chip chocolate chunk cigarette cinema circuit cite citizen
-clarify classify cleanup clever climb cling clock clone cloud cluster coarse coat coin
-collapse colleague collect collector column combine comfort commit commitment communicate
-compact comparable compare compete compile compiler complain complaint comply component
-compose comprehensive comprise compute conceal concentrate conclude conclusion concrete
-confess confident config configuration confine confirm confirmation confront confuse
-confusion connect connector conscious consequence considerable consist consistent console
-constitute construct consult consultant consume container continuous contribute contribution
-controller conventional convert convey convince cookie cooperate coordinator cope correspond
-costly cotton county coupon courage cousin cow cpu crack craft crawl credential criticism
-cron crucial crush cure curious currency cursor curtain curve custom daemon dare dashboard
-database dataset deadline dealer debug decent decline decode default defer define definite
-delay delete deliberate delicate demo democrat dense deny departure depend dependent deploy
-deployment deposit deprecate derive desirable desk desperate despite destination destruction
-detect detection detective devote diagram dialog dictionary diff differ dig digest dimension
-dine directory dirt disable disappear disaster discard discipline disclose discount discover
-disk dismiss dispatch dispatcher distant distinct distinguish distribute dive divide dns doc
+absent abstract abundant acceptable accepting accessible accidental accomplish according
+accounting accuracy achievement acid acknowledge acknowledgement acquire activate acute ad
+adapt adapter added adequate adjacent adjust admin adopt adoption advertisement advise
+against agenda aggregate aggregation aggressive airline alarm alert algorithm alias align
+all allocate allocation allowance alpha alter although ambition ambitious amend among
+analyse analyst analytics analyze anchor and angle annotate annotation announcement
+anonymous another anticipate anxious any anybody anyone anything api apologize apology app
+apparent append appoint appointment approve approximate arbitrary archive argue arise
+arrange arrangement array arrival arrive artifact asleep aspect assemble assert assess
+assessment asset assign assignment assist associate assumption async at atmosphere atomic
+attach attract attribute audit auth authentication authorization auto automatic automation
+availability await awake awareness awful backend backup bake balancer bandwidth banner bare
+batch because bedroom beg behave belief belong bench bend beneficial beta bicycle billing
+binary bind binding bite bitter blank bless boil bold bone bonus boolean boot boring borrow
+bot both bother bounce bound boundary bow brave brick broadcast broker browse browser brush
+bucket buffer bug builder bulk bundle burden burst bury but byte cache calculate calculation
+calendar callback cancel candle capture carpet cart castle casual catalog catalogue cease
+ceiling celebrate celebration charity chart chase chatbot cheat checkout checksum chip
+chocolate chunk cigarette cinema circuit cite citizen clarify classify cleanup clever climb
+cling clock clone cloud cluster coarse coat coin collapse colleague collect collector column
+combine comfort commit commitment communicate compact comparable compare compete compile
+compiler complain complaint comply component compose comprehensive comprise compute conceal
+concentrate conclude conclusion concrete confess confident config configuration confine
+confirm confirmation confront confuse confusion connect connector conscious consequence
+considerable consist consistent console constitute construct consult consultant consume
+container continuous contribute contribution controller conventional convert convey convince
+cookie cooperate coordinator cope correspond costly cotton could county coupon courage
+cousin cow cpu crack craft crawl credential criticism cron crucial crush cure curious
+currency cursor curtain curve custom daemon dare dashboard database dataset deadline dealer
+debug decent decline decode default defer define definite delay delete deliberate delicate
+demo democrat dense deny departure depend dependent deploy deployment deposit deprecate
+derive desirable desk desperate despite destination destruction detect detection detective
+devote diagram dialog dictionary diff differ dig digest dimension dine directory dirt
+disable disappear disaster discard discipline disclose discount discover disk dismiss
+dispatch dispatcher distant distinct distinguish distribute dive divide dns doc
 documentation domain dominant downstream drag drain dramatic drawer drift drown dull dump
-duration during dynamic eager ear earn ease edit efficiency efficient egg eight elaborate
-elderly elect electricity elegant element eligible eliminate embed embrace emerge emit
-emotion emphasis emphasize employ employer enable encode encounter encourage encouraging
-encrypt endorse endpoint enforce engage enhance enormous entertain enthusiasm entity
-entrance equip erase essay establish estimate eternal ethical evaluate eventual every
-evident evolve exam examination examine exceed exception exceptional excessive excitement
-exclude execute execution executor exhibit exhibition exit exotic expand expense expire
-explanation explicit explode explore export exporter expose extend extension extent extract
-facilitate fade faithful fallback fancy fatal feedback feminine fetch fiction fierce filter
-finder finger fiscal fishing five flash flee flexible float flower fluid flush fold folder
-font foolish footer for forbid forecast forgive fork formal format formula fortunate fortune
-four framework fraud freeze frequency frequent friendship frighten from frontend frozen
-fulfil functional fundamental funeral furniture gap gate gateway gather gene generate
-generator generic gentle genuine glance glove gorgeous graceful gradual grain grandfather
-graph grass grateful grave gray greedy greet grid grind gross guarantee guidance guitar
-habit halt handler handsome handy harsh hash header heal heartbeat helper helpful helpless
-hesitate highlight highway hire historic hobby honey hook horizontal horrible horror hostile
-household humble hungry hunt hurry ideal identical identifier idle if ignore illness
-illustrate immense implement implicit imply import impose impress impression impressive
-improvement inadequate inbox indexer indicate indirect inevitable infinite inflation info
-inform informal inherit init initiate initiative inject innocent input insect insert insist
-inspect inspection inspector inspire install institution instruct instruction instrument
+duration during dynamic each eager ear earn ease edit efficiency efficient egg eight
+elaborate elderly elect electricity elegant element eligible eliminate embed embrace emerge
+emit emotion emphasis emphasize employ employer enable encode encounter encourage
+encouraging encrypt endorse endpoint enforce engage enhance enormous entertain enthusiasm
+entity entrance equip erase essay establish estimate eternal ethical evaluate eventual every
+everybody everyone everything evident evolve exam examination examine exceed exception
+exceptional excessive excitement exclude execute execution executor exhibit exhibition exit
+exotic expand expense expire explanation explicit explode explore export exporter expose
+extend extension extent extract facilitate fade faithful fallback fancy fatal feedback
+feminine fetch fiction fierce filter finder finger fiscal fishing five flash flee flexible
+float flower fluid flush fold folder font foolish footer for forbid forecast forgive fork
+formal format formula fortunate fortune four framework fraud freeze frequency frequent
+friendship frighten from frontend frozen fulfil functional fundamental funeral furniture gap
+gate gateway gather gene generate generator generic gentle genuine glance glove gorgeous
+graceful gradual grain grandfather graph grass grateful grave gray greedy greet grid grind
+gross guarantee guidance guitar habit halt handler handsome handy harsh hash he header heal
+heartbeat helper helpful helpless her herself hesitate hidden highlight highway him himself
+hire his historic hobby honey hook horizontal horrible horror hostile household humble
+hungry hunt hurry ideal identical identifier idle if ignore illness illustrate immense
+implement implicit imply import impose impress impression impressive improvement inadequate
+inbox including indexer indicate indirect inevitable infinite inflation info inform informal
+inherit init initiate initiative inject innocent input insect insert insist inspect
+inspection inspector inspire install institution instruct instruction instrument
 instrumentation insure integer integration intelligent intend intense intention interactive
 interface interim interpret interrupt interval intimate into introduce invalid invent
 inventory invest investigate invisible invitation invite invoice invoke involve irrelevant
-isolate isolated jacket json judgment juice junior jury justify keen kernel keyword knee
-kneel knife knock lab label ladder lambda latency launcher lawn layer layout lazy lean leap
-lease lecture ledger legitimate lend lengthy lesson librarian lifecycle linear linter lip
-liquid listener literal literary lively loader locale locate log logger logging logical
-login logout lonely lookup loop loose loyal luxury magnificent mall manifest manual mapper
-mapping marginal mature maximize meal menu mere merge mesh metadata meter metric metrics
-middleware midnight migrate migration mild minimal minimize mirror mixture mock moderate
-modest modify module monitor monitoring mood moral mortgage motivate mount mouse mr mrs
-multiply muscle mutual nail naked namespace narrow nasty naval navigation neat negotiate
-negotiation nerve nervous neutral noble nod node noisy nor notable notification notify null
-nurse obey objective obligation oblige observe observer obtain occasion occasional occupy
-occur odd of offend offline offset oh ok omit onto operational operator oppose optimal
-optimize optional oral orchestrator ordinary organic organize originate outer output oven
-overcome overview owe pace package packet painful pale parallel param parameter parking
-parse parser partial participant participate partition passage passenger passion passive
-password patch patience pause payload peaceful peer penalty pending pension per perceive
-percentage perception permit persist persistent persuade philosophy phrase physics piano pie
-pile pin pipe pipeline pitch plain plead pleasant plug plugin pocket pod poem poet poetry
-polish polite poll pollution portable portal pose possess possession postal postpone pot
-potato pound pour poverty powder practical pray precede precious precise predict preference
-prefix preliminary premium preparation presentation preserve pretend preview priority
-probable probe procedure proceed processor proclaim producer productive profession profiler
-profound progressive prominent promising promotion prompt pronounce proposal propose
-prosecute prospect protest protocol provider proxy psychology pub publish publisher punch
-punish punishment pursue qualified qualify quantity query queue quota radical rank rapid
-rating react reader realistic rebuild recall receipt receiver recipe recognition
-recommendation recommender recover recruit recycle redirect refer reflect reflection refresh
-refrigerator refund refuse regard registry regret regulate reinforce reject relate relation
-relative relax reliable reluctant rely remarkable remind remote render renderer renew repair
-repeat repeated replacement replica replication repo repository reputation requirement
-rescue resemble reset resident residential resign resist resistant resolve resolver resource
+isolate isolated it its itself jacket json judgment juice junior jury justify keen kernel
+keyword knee kneel knife knock lab label ladder lambda latency launcher lawn layer layout
+lazy leading lean leap lease least lecture ledger legitimate lend lengthy lesson librarian
+lifecycle linear linter lip liquid listener literal literary lively loader locale locate log
+logger logging logical login logout lonely lookup loop loose loyal luxury magnificent mall
+manifest manual many mapper mapping marginal mature maximize me meal menu mere merge mesh
+metadata meter metric metrics middleware midnight might migrate migration mild minimal
+minimize mirror mixture mock moderate modest modify module monitor monitoring mood moral
+mortgage motivate mount mouse mr mrs multiply muscle mutual my myself nail naked namespace
+narrow nasty naval navigation neat negotiate negotiation nerve nervous neutral noble nod
+node noisy none nor notable notification notify null nurse obey objective obligation oblige
+observe observer obtain occasion occasional occupy occur odd of offend offline offset oh ok
+omit onto operational operator oppose optimal optimize optional oral orchestrator ordinary
+organic organize originate others our outer output oven overcome overview owe pace package
+packet painful pale parallel param parameter parking parse parser partial participant
+participate partition passage passenger passion passive password patch patience pause
+payload peaceful peer penalty pending pension per perceive percentage perception permit
+persist persistent persuade philosophy phrase physics piano pie pile pin pipe pipeline pitch
+plain planned plead pleasant plug plugin pocket pod poem poet poetry polish polite poll
+pollution portable portal pose possess possession postal postpone pot potato pound pour
+poverty powder practical pray precede precious precise predict preference prefix preliminary
+premium preparation presentation preserve pretend preview priority probable probe procedure
+proceed processor proclaim producer productive profession profiler profound progressive
+prominent promising promotion prompt pronounce proposal propose proposed prosecute prospect
+protest protocol provider proxy psychology pub publish publisher punch punish punishment
+pursue qualified qualify quantity query queue quota radical rank rapid rating react reader
+realistic rebuild recall receipt receiver recipe recognition recommendation recommender
+recover recruit recycle redirect refer reflect reflection refresh refrigerator refund refuse
+regard registry regret regulate reinforce reject relate relation relative relax reliable
+reluctant rely remarkable remind remote render renderer renew repair repeat repeated
+replacement replica replication repo repository reputation required requirement rescue
+resemble reset resident residential resign resist resistant resolve resolver resource
 respective restore restrict retain retire retrieve retry reveal reverse revise revision
 reward rhythm rigid rip romantic root rope rotate rough router routine rub rubber rude
 runner runtime rush sacred sail salad salary sampler sampling sand satisfaction satisfied
-satisfy savings scan scare scatter scheduler schema scientist scope scratch scream script
-segment seize select selector sender sensitive sensor sequence serializer server settings
-settle setup seven shake shallow shard sharp shed sheer shell shelter shine shipment shock
-shoe shout shrink shy sidecar sigh signup silent silly sincere sink six sketch ski skill
-skip skirt slice slide slight slim slip slot smash smell smooth snapshot sniff socket soil
-soldier sole solve sophisticated soup span spare spatial speaker spec spectacular spell
-spill spin spiritual splendid spoil spontaneous sql squeeze stable stack stare stat static
-steady steal steep steer sticky stiff stir stomach stranger strategic streaming strengthen
-stretch strict striking string strip structural submit subscribe subscriber subscription
-subsequent substance substantial substitute subtle succeed suck sudden suffer sufficient
+satisfy savings scan scare scared scatter scheduler schema scientist scope scratch scream
+script segment seize select selector sender sensitive sensor sequence serializer server
+settings settle setup seven shake shallow shard sharp she shed sheer shell shelter shine
+shipment shipping shock shoe should shout shrink shy sidecar sigh signup silent silly
+sincere sink six sketch ski skill skip skirt slice slide slight slim slip slot smash smell
+smooth snapshot sniff socket soil soldier sole solve some somebody someone something
+sophisticated soup span spare spatial speaker spec spectacular spell spill spin spiritual
+splendid spoil spontaneous sql squeeze stable stack stare stat static steady steal steep
+steer sticky stiff stir stomach stranger strategic streaming strengthen stretch strict
+striking string strip structural submit subscribe subscriber subscription subsequent
+substance substantial substitute subtle succeed such suck sudden suffer sufficient
 suggestion suitable summary superb superior supermarket supervisor surprising surround
 suspend suspicious swallow sweep swift swim swing symbolic sympathetic sympathy sync syntax
 synthetic systematic tackle tag tale tap tape tear telephone template temporary tempt ten
-tenant tender tennis tension terminal than the thick thin thorough thread threaten three
-threshold tier timeout timer timestamp token tolerate tone tongue tooth topic tourist toward
-towel toxic toy trace tracer tracing tracker tragic transaction transform transition
-translate translation transparent trap trash tremendous trick trigger tropical tune tunnel
-tv twist ugly uncertain unchanged uncle uncomfortable undergo undertake unexpected unfair
-unhappy uniform unite universal unlikely unlock unnecessary until unusual upgrade upload
-upon upstairs upstream urge urgent url usage useless utility utilize vacation vague valid
-validate validation validator vanish variable variation vary vast vault vegetable vendor
-verbal verify vertical viable viewer violent virtual virus visible vital vivid voluntary
-volunteer vulnerable wage waiter wallet wander warehouse warn wash watcher wealthy webhook
-website weigh whisper widen widget wipe with withdraw wizard wooden worker workflow workload
-worthy wrap wrapper yeah yell yield
+tenant tender tennis tension terminal than thanks that the their them themselves these they
+thick thin this thorough those thread threaten three threshold tier timeout timer timestamp
+token tolerate tone tongue tooth topic tourist toward towel toxic toy trace tracer tracing
+tracker tragic transaction transform transition translate translation transparent trap trash
+tremendous trick trigger tropical tune tunnel tv twist ugly uncertain unchanged uncle
+uncomfortable undergo undertake unexpected unfair unhappy uniform unite universal unlikely
+unlock unnecessary until unusual upgrade upload upon upstairs upstream urge urgent url us
+usage useless utility utilize vacation vague valid validate validation validator vanish
+variable variation vary vast vault vegetable vendor verbal verify vertical viable viewer
+violent virtual virus visible vital vivid voluntary volunteer vulnerable wage waiter wallet
+wander warehouse warn wash watcher we wealthy webhook website weigh what whatever whether
+which whisper who whom whose widen widget wipe with withdraw wizard wooden worker workflow
+workload worthy would wrap wrapper written yeah yell yield you your yourself
     """.split()
 )
 
 
 @lru_cache(maxsize=32768)
 def _listed_or_frequent(word: str) -> bool:
-    """Listed, or frequent in general English and a word of a word class (``lemminflect``'s
-    dictionary: a noun, verb, adjective …), which a proper name ("john", "microsoft") is not."""
+    """Listed, or frequent in general English and the lemma of a noun, verb, adjective or
+    adverb that ``lemminflect`` inflects, which a proper name ("john", "microsoft") is not.
+    (Its inflection table, which the cue lexicon loads anyway; ``is_ordinary`` strips the
+    suffixes of inflected forms.)"""
     if word in _DOCUMENTATION_WORDS:
         return True
-    return zipf_frequency(word, "en") >= ORDINARY_ZIPF and bool(getAllLemmas(word))
+    return zipf_frequency(word, "en") >= ORDINARY_ZIPF and bool(getAllInflections(word))
 
 
 @lru_cache(maxsize=8192)
