@@ -1,7 +1,7 @@
 """The cue lexicon of the ``rules`` strategy: how each predicate is phrased.
 
 A cue is a verb phrase, its verbs named by lemma: their forms come from
-``zehn.reading.relations.verbs`` (``lemminflect``), present forms by default, the past
+``zehn.reading.verbs`` (``lemminflect``), present forms by default, the past
 where a row says so, participles after a form of *be* in a passive. ``tail`` is a
 preposition that may follow a short filler ("publishes an invoice.created event **to**
 billing-events"), after which the object is read. Passive cues swap subject and object ("search-api
@@ -86,8 +86,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from zehn.reading.relations.cues_zh import ZH_CORE_CUES, ZH_PROSE_CUES
-from zehn.reading.relations.verbs import PARTICIPLE, PAST, PRESENT, alternation
 from zehn.reading.scripts import CJK as CJK  # re-exported: diagrams reads it here
+from zehn.reading.verbs import PARTICIPLE, PAST, PRESENT, alternation
 from zehn.reading.vocabulary import Predicate
 
 Form = Literal["verb", "middle", "means", "instance"]

@@ -1,4 +1,4 @@
-"""Verb forms from lemmas (``zehn.reading.relations.verbs``) and the cues built from them.
+"""Verb forms from lemmas (``zehn.reading.verbs``) and the cues built from them.
 
 Every name is made up; the sentences test the forms, never a corpus's sentence.
 """
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.unit.reading.relations.test_relation_forms import read
-from zehn.reading.relations.verbs import PARTICIPLE, PAST, PRESENT, alternation, forms
+from zehn.reading.verbs import PARTICIPLE, PAST, PRESENT, alternation, forms
 
 
 def test_present_forms_come_from_the_lemma() -> None:
