@@ -33,7 +33,7 @@ ORDINARY_ZIPF = 4.5
 # "five", "app", "ok").
 _DOCUMENTATION_WORDS = frozenset(
     """
-telemetry observability chore changelog roadmap throughput deprecation onboarding a abort
+etc telemetry observability chore changelog roadmap throughput deprecation onboarding a abort
 absent abstract abundant acceptable accepting accessible accidental accomplish according
 accounting accuracy achievement acid acknowledge acknowledgement acquire activate acute ad
 adapt adapter added adequate adjacent adjust admin adopt adoption advertisement advise

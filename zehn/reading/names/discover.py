@@ -34,6 +34,7 @@ from zehn.reading.names.clues import (
     prose_clues,
 )
 from zehn.reading.names.clues_zh import in_house_names, is_cjk_word, role_variants
+from zehn.reading.names.list_mates import listed_with_names
 from zehn.reading.names.page_clues import is_boilerplate, page_clues
 from zehn.reading.names.proper_names import corpus_compounds, corpus_names
 from zehn.reading.names.termhood_zh import bound_to_head
@@ -94,7 +95,8 @@ def discover_entities(documents: Sequence[SourceText]) -> tuple[Entity, ...]:
     for entity in entities:
         unique.setdefault(entity.id, entity)
     served = _served(fold_instances(_folded(list(unique.values()))))
-    return tuple(_role_names(served, documents))
+    named = _role_names(served, documents)
+    return (*named, *listed_with_names(named, documents))
 
 
 def _folded(entities: list[Entity]) -> list[Entity]:
