@@ -46,6 +46,8 @@ def listed_with_names(entities: Sequence[Entity], documents: Sequence[SourceText
     mates: dict[str, list[Entity]] = defaultdict(list)
     for document in documents:
         for sentence in document.sentences:
+            if not _may_list(sentence.text):
+                continue
             for items in _lists(sentence.text, known.keys()):
                 found = [known[name_key(i)] for i in items if name_key(i) in known]
                 if len({e.id for e in found}) < 2 or 2 * len(found) < len(items):
@@ -90,6 +92,12 @@ def _lists(text: str, known: AbstractSet[str]) -> list[list[str]]:
     if len(run) >= MIN_ITEMS:
         runs.append(run)
     return runs
+
+
+def _may_list(text: str) -> bool:
+    """At least two separators: three items need them (most sentences are skipped here)."""
+    commas = text.count(",") + text.count("、") + text.count("，")
+    return commas >= 2 or (commas == 1 and any(w in text for w in (" and ", " or ", "和", "或")))
 
 
 def _undetermined(words: list[str]) -> list[str]:
