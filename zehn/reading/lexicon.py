@@ -4,9 +4,8 @@ A discovered name that is also an ordinary word ("cart", "email", "quote") must 
 wherever the word is used; ``is_ordinary`` says which names those are: a word general English
 uses often (``wordfreq`` Zipf at least :data:`ORDINARY_ZIPF`, about 30 uses per million words)
 whose lemma ``lemminflect`` inflects as a noun, verb, adjective or adverb (a proper name is
-none), or
-one of the words listed below, which general English uses less but documentation uses as
-ordinary words ("scheduler", "sidecar", "backend"). Rare words that are not listed ("envoy",
+none), or one of the words listed below, which general English uses less but documentation
+uses as ordinary words ("scheduler", "sidecar", "backend"). Rare words that are not listed ("envoy",
 "celery", "tornado") are names: as names they are almost always the product.
 
 A head noun says what kind of thing the name before it is ("the billing *service*", "the

@@ -21,6 +21,8 @@ from lemminflect import getAllInflections, getAllInflectionsOOV  # type: ignore[
 
 # the forms a verb takes in an active clause: "X fetch(es) Y", "X is fetching Y"
 PRESENT = ("VB", "VBZ", "VBG")
+# the simple present alone: "X stores …", "the workers store …"
+SIMPLE_PRESENT = ("VB", "VBZ")
 # … and in a report of what happened ("X fetched Y"): the past is also a participle
 # ("data fetched from Y"), so a cue reads it only where its row says so
 PAST = ("VBD",)

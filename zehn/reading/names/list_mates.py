@@ -3,10 +3,10 @@
 Documentation lists the parts of a system together ("nginx, Supervisor, memcached, Redis,
 RabbitMQ, PostgreSQL"): where most items of a comma-separated list are entities already
 discovered by a name that is no ordinary English ("tasks" vouches for nothing), the others
-are names of the same sort, even when they have no clue of their own (a
-lower-case product, an ordinary word written with a capital). A list holds at least three
-items of one or two words each; an item that is an ordinary English word written in lower
-case is a word, not a name. The new entity takes the kind most of its list-mates have, and
+are names of the same sort, even when they have no clue of their own (a lower-case product,
+an ordinary word written with a capital). A list holds at least three items of one or two
+words each; an item that is an ordinary English word written in lower case is a word, not a
+name. The new entity takes the kind most of its list-mates have, and
 its reason names two of them.
 """
 
@@ -16,6 +16,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from typing import NamedTuple
 
 from zehn.corpus.model import SourceText
 from zehn.reading.lexicon import is_ordinary_phrase
@@ -49,46 +50,52 @@ def listed_with_names(entities: Sequence[Entity], documents: Sequence[SourceText
             if not _may_list(sentence.text):
                 continue
             for items in _lists(sentence.text, known.keys()):
-                found = [known[name_key(i)] for i in items if name_key(i) in known]
+                found = [known[name_key(i.text)] for i in items if name_key(i.text) in known]
                 if len({e.id for e in found}) < 2 or 2 * len(found) < len(items):
                     continue
                 for item in items:
-                    if not item.startswith(" ") and name_key(item) not in taken and _may_name(item):
-                        listings[item] += 1
-                        mates[item].extend(found)
+                    if item.inner and name_key(item.text) not in taken and _may_name(item.text):
+                        listings[item.text] += 1
+                        mates[item.text].extend(found)
     added: dict[str, Entity] = {}
-    for item, count in listings.items():
-        if count < MIN_LISTINGS or name_key(item) in added:
+    for name, count in listings.items():
+        if count < MIN_LISTINGS or name_key(name) in added:
             continue
-        kind = Counter(e.kind for e in mates[item]).most_common(1)[0][0]
-        names = list(dict.fromkeys(e.name for e in mates[item]))[:2]
-        why = f"listed {count} times with {' and '.join(repr(n) for n in names)}"
-        added[name_key(item)] = Entity(item, kind, origin="discovered", evidence=((item, why),))
+        kind = Counter(e.kind for e in mates[name]).most_common(1)[0][0]
+        mates_named = list(dict.fromkeys(e.name for e in mates[name]))[:2]
+        why = f"listed {count} times with {' and '.join(repr(n) for n in mates_named)}"
+        added[name_key(name)] = Entity(name, kind, origin="discovered", evidence=((name, why),))
     return list(added.values())
 
 
-def _lists(text: str, known: AbstractSet[str]) -> list[list[str]]:
+class _Item(NamedTuple):
+    """A listed item; ``inner`` unless it stands at the list's edge, where the part also holds
+    the sentence's own words ("Install A, B …"): an edge item is never taken as a new name."""
+
+    text: str
+    inner: bool
+
+
+def _lists(text: str, known: AbstractSet[str]) -> list[list[_Item]]:
     """The runs of three or more short items joined by commas (and a last "and"/"or"). The
-    first and last parts (of the list, or of the sentence) also hold the words around the list
-    ("runs A, B and C on one host"):
-    their item is the known name they end or start with, else their last or first word, and
-    it is marked with a leading space (an edge word may be the sentence's, "Install A, B …",
-    so it is never taken as a new name)."""
+    first and last parts (of the list, or of the sentence) also hold the words around the
+    list ("runs A, B and C on one host"): their item is the known name they end or start
+    with, else their last or first word."""
     parts = [p.strip(" .:;()") for p in _SEPARATOR.split(_MARKUP.sub("", text))]
-    runs: list[list[str]] = []
-    run: list[str] = []
+    runs: list[list[_Item]] = []
+    run: list[_Item] = []
     for index, part in enumerate(parts):
         inner = 0 < index < len(parts) - 1  # the sentence's first and last parts are edges
         if inner and _ITEM.fullmatch(part):
-            run.append(part)
+            run.append(_Item(part, inner=True))
             continue
         head = _edge(_undetermined(part.split())[:2], known, last=False)
         if head is not None and run:
-            run.append(" " + head)
+            run.append(_Item(head, inner=False))
         if len(run) >= MIN_ITEMS:
             runs.append(run)
         tail = _edge(part.split()[-2:], known, last=True)
-        run = [" " + tail] if tail is not None else []
+        run = [_Item(tail, inner=False)] if tail is not None else []
     if len(run) >= MIN_ITEMS:
         runs.append(run)
     return runs

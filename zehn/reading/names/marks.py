@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from zehn.reading.lexicon import head_of, is_ordinary_phrase
 from zehn.reading.scripts import CJK_CHARS
-from zehn.reading.verbs import alternation
+from zehn.reading.verbs import SIMPLE_PRESENT, alternation
 
 # Marks a sentence does not hold: its page is about the name, or marks it elsewhere.
 PAGE_SUBJECT = "the page being about it"
@@ -53,7 +53,7 @@ def in_chinese(text: str, start: int, end: int) -> bool:
 _DEFINITE_BEFORE = re.compile(
     r"^[\W_]*$|[.:;,|>(\[-]\s*$|\b(?:the|this|our|its|to|from|by|with|in|on|of|for|and|"
     r"or|via|into|through|than|as|at|about|when|if|"
-    + alternation(("call", "use", "read", "write"), ("VB", "VBZ"))
+    + alternation(("call", "use", "read", "write"), SIMPLE_PRESENT)
     + r")\s+$",
     re.IGNORECASE,
 )

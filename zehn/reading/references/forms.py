@@ -25,7 +25,7 @@ from zehn.reading.lexicon import number_stem
 from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder
 from zehn.reading.relations.requirements import OPENING as _REQUIREMENT_OPENING
-from zehn.reading.verbs import alternation
+from zehn.reading.verbs import SIMPLE_PRESENT, alternation
 
 __all__ = [
     "clause_it",
@@ -92,15 +92,15 @@ def _this(
     )
 
 
-# the simple present: "X stores …", "the workers store …" (forms from ``zehn.reading.verbs``)
-_SIMPLE = ("VB", "VBZ")
 # A verb that puts something somewhere, its place after a preposition, then a coordinated
 # verb that reads it back: "stores … in Y and retrieves it", "writes … to Y, then loads them".
 _PUT = alternation(
     ("store", "write", "save", "persist", "cache", "put", "keep", "place", "upload", "push"),
-    _SIMPLE,
+    SIMPLE_PRESENT,
 )
-_READ = alternation(("retrieve", "read", "fetch", "load", "get", "pull", "download"), _SIMPLE)
+_READ = alternation(
+    ("retrieve", "read", "fetch", "load", "get", "pull", "download"), SIMPLE_PRESENT
+)
 _READ_BACK = re.compile(
     r"\s*(?:,\s*)?(?:and|then|,\s*then|and\s+then|and\s+later)\s+"
     rf"(?P<verb>{_READ})\s+"

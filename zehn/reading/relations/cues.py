@@ -4,8 +4,8 @@ A cue is a verb phrase, its verbs named by lemma: their forms come from
 ``zehn.reading.verbs`` (``lemminflect``), present forms by default, the past
 where a row says so, participles after a form of *be* in a passive. ``tail`` is a
 preposition that may follow a short filler ("publishes an invoice.created event **to**
-billing-events"), after which the object is read. Passive cues swap subject and object ("search-api
-is called by web-frontend" means web-frontend CALLS search-api).
+billing-events"), after which the object is read. Passive cues swap subject and object
+("search-api is called by web-frontend" means web-frontend CALLS search-api).
 
 English forms and the one predicate each states (X is the mention before the
 cue, Y the mention after it or after its tail, Z the agent after a later "by"). A verb
@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from zehn.reading.relations.cues_zh import ZH_CORE_CUES, ZH_PROSE_CUES
 from zehn.reading.scripts import CJK as CJK  # re-exported: diagrams reads it here
@@ -91,6 +91,8 @@ from zehn.reading.verbs import PARTICIPLE, PAST, PRESENT, alternation
 from zehn.reading.vocabulary import Predicate
 
 Form = Literal["verb", "middle", "means", "instance"]
+# (object kind, predicates) pairs that replace a cue's predicates for an object of that kind
+ByKind = tuple[tuple[str, tuple[str, ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,7 @@ class Cue:
     # "X is retrieved from Y by Z": the place Y is the object; the agent Z, when named after
     # "by", is the subject instead of X
     agent: bool = False
-    # (object kind, predicates) pairs that replace ``predicates`` for an object of that kind
-    by_kind: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    by_kind: ByKind = ()  # replaces ``predicates`` for an object of that kind
     # "verb": subject before, object after; "middle": X connects A with B (see the table);
     # "means": "… via Z", whose subject is the subject of the clause it closes
     form: Form = "verb"
@@ -127,7 +128,7 @@ def _cue(
     passive: bool = False,
     tail_only: bool = False,
     agent: bool = False,
-    by_kind: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    by_kind: ByKind = (),
     form: Form = "verb",
 ) -> Cue:
     return Cue(
@@ -166,7 +167,7 @@ _HANDED_ON = (*_TOPIC_PUBLISH, ("datastore", (Predicate.WRITES_TO,)))
 # Voice decides the direction, not a row per form: each verb below states in the passive, with
 # its agent after "by" (or "from"), what its active states — "Y is fetched by X" as "X fetches
 # Y" — so a verb added to a row is read in both voices. (verbs, predicates, agent, by kind)
-_BY_AGENT: tuple[tuple[tuple[str, ...], tuple[Predicate, ...], str, tuple[Any, ...]], ...] = (
+_BY_AGENT: tuple[tuple[tuple[str, ...], tuple[Predicate, ...], str, ByKind], ...] = (
     (("call", "invoke", "request"), (Predicate.CALLS,), "by|from", ()),
     (("query",), (Predicate.CALLS,), "by|from", _DATASTORE_READ),
     (("proxy", "route", "forward", "front", "load-balance", "load balance", "orchestrate",
