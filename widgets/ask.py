@@ -320,8 +320,19 @@ def _ambiguous_html(answer: CitedAnswer) -> str:
     )
 
 
+def _reason_chip(code: str) -> str:
+    """The abstention's class (``zehn.engine.reasons``), shown before its sentence."""
+    if not code:
+        return ""
+    return (
+        '<span class="zehn-reason-class" style="border:1px solid #999;border-radius:3px;'
+        f'padding:0 4px;margin-right:4px">{escape(code.replace("_", " "))}</span>'
+    )
+
+
 def _withheld_html(answer: CitedAnswer, failure: BaseException | None) -> str:
     reason = answer.reason or "no reason was given"
+    code = str(answer.reason_code or "")
     found = ""
     if answer.paths:
         labels = [p.label for p in answer.paths]
@@ -333,7 +344,8 @@ def _withheld_html(answer: CitedAnswer, failure: BaseException | None) -> str:
         f'<div class="zehn-idk" style="font-size:130%;font-weight:bold;margin:4px 0">'
         f"{escape(answer.answer or I_DONT_KNOW)}</div>"
         + (error_box(failure) if failure is not None else "")
-        + f'<div class="zehn-reason"><b>{_WHY.get(answer.language, "Why:")}</b> '
+        + f'<div class="zehn-reason" data-reason="{escape(code)}">'
+        f"<b>{_WHY.get(answer.language, 'Why:')}</b> {_reason_chip(code)}"
         f"{escape(reason)}</div>{found}"
         + (parts_html(answer, lambda m: m[0]) if answer.parts else "")
     )

@@ -154,7 +154,11 @@ def test_nothing_depends_on_it_is_an_abstention_not_an_error(
     answer = Engine(client, graph_name, load_policy("production"), OfflineModel()).ask(
         "If I change lonely, what breaks?"
     )
-    assert answer.status == "abstained" and answer.reason == "no path found: no source states it"
+    assert answer.status == "abstained" and answer.reason_code == "not_mentioned"
+    assert answer.reason == (
+        "no path found: no stored sentence mentions lonely (it is known to the graph, not "
+        "stated about)"
+    )
 
 
 def test_a_predicate_the_graph_lacks_is_read_from_the_sentences_or_abstained_naming_it(

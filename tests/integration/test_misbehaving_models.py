@@ -113,7 +113,8 @@ def ask(
 
 def assert_withheld(answer: CitedAnswer, status: str, *reasons: str) -> None:
     assert answer.status == status, answer.reason
-    assert answer.answer == I_DONT_KNOW and answer.citations == ()
+    assert answer.answer == I_DONT_KNOW and answer.answer_citations == ()
+    assert all(c.role == "related" for c in answer.citations)  # context, never the answer
     assert answer.reason is not None
     for expected in reasons:
         assert expected in answer.reason, answer.reason
@@ -222,12 +223,14 @@ def test_one_real_and_one_fabricated_id_rejects_the_whole_answer(sample: Sample)
 
 def test_an_answer_without_citations_is_withheld(sample: Sample) -> None:
     answer, _ = ask(sample, [resolve(), impact, final("search-api and web-frontend.", [])])
-    assert_withheld(answer, ABSTAINED, "no source states it")
+    assert_withheld(answer, ABSTAINED, "cited no sentence, though sources state")
+    assert answer.reason_code == "uncited_answer"  # the sources do state it: not "no source"
 
 
 def test_free_text_instead_of_final_answer_is_an_uncited_answer(sample: Sample) -> None:
     answer, _ = ask(sample, [resolve(), impact, Reply(content="Everything depends on it.")])
-    assert_withheld(answer, ABSTAINED, "no source states it")
+    assert_withheld(answer, ABSTAINED, "cited no sentence")
+    assert answer.reason_code == "uncited_answer"
 
 
 def test_an_answer_before_any_tool_call_is_withheld(sample: Sample) -> None:
@@ -298,7 +301,8 @@ def test_injection_in_argument_names_is_refused_and_reported_as_json(
 ) -> None:
     steps = [call("resolve_entity", {"name": "indexer", key: 1}), final("x", [])]
     answer, fake = ask(sample, steps)
-    assert_withheld(answer, ABSTAINED, "no source states it")
+    assert_withheld(answer, ABSTAINED, "no relation of indexer was read", "without looking")
+    assert answer.reason_code == "relation_not_read"
     (record,) = model_calls(answer)
     assert record.returned_ids == () and record.error and "unknown parameters" in record.error
     (result,) = tool_results(fake.requests[-1])  # the model is told why, in valid JSON

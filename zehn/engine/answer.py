@@ -96,6 +96,7 @@ class Part:
     answer: str
     reason: str | None
     citations: tuple[int, ...]  # numbers into the whole answer's citations
+    reason_code: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +105,7 @@ class Part:
             "answer": self.answer,
             "citations": list(self.citations),
             "reason": self.reason,
+            "reason_code": self.reason_code,
         }
 
 
@@ -206,6 +208,9 @@ class CitedAnswer:
     parts: tuple[Part, ...] = ()  # a multi-part question's parts; empty for a single question
     related: tuple[Related, ...] = ()
     beyond: tuple[Beyond, ...] = ()  # large walks: what was counted and not shown
+    # why the result is not an answer, one class per cause (``zehn.engine.reasons``); None
+    # when answered
+    reason_code: str | None = None
 
     @property
     def answer_citations(self) -> tuple[Citation, ...]:
@@ -218,6 +223,7 @@ class CitedAnswer:
             "status": self.status,
             "answer": self.answer,
             "reason": self.reason,
+            "reason_code": self.reason_code,
             "citations": [c.to_dict() for c in self.citations],
             "paths": [p.to_dict() for p in self.paths],
             "identities": [i.to_dict() for i in self.identities],

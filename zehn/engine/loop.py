@@ -16,10 +16,11 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import ChainMap
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from zehn.corpus.model import Sentence, SourceType
+from zehn.corpus.model import Sentence
 from zehn.engine.answer import (
     ABSTAINED,
     AMBIGUOUS,
@@ -44,7 +45,19 @@ from zehn.engine.events import (
 )
 from zehn.engine.frontier import WalkLimits, beyond_of, with_beyond
 from zehn.engine.gate import decide, evidence_summary
+from zehn.engine.limitations import Annotator, standing_limitations
 from zehn.engine.parts import Carried, ask_in_parts
+from zehn.engine.reasons import (
+    MAX_SHOWN,
+    Diagnosis,
+    ReasonCode,
+    looks_up,
+    not_stated,
+    not_walked,
+    uncited,
+    unknown_component,
+    walks_of,
+)
 from zehn.engine.spelling import named_parts, spelled
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
@@ -81,24 +94,21 @@ DEFAULT_MAX_STEPS = 8
 DEFAULT_DEADLINE_S = 120.0
 ALL_STALE = "Note: every cited source has been superseded or is older than the policy allows."
 ALL_STALE_ZH = "注意：所有引用的来源都已被后来的来源取代，或早于策略允许的时限。"
-# the source types a corpus is expected to have: a missing one is said in limitations
-SOURCE_TYPES = tuple(t for t in SourceType if t is not SourceType.TEXT)
 _MARKER = re.compile(r"\[\[([^\[\]]+)\]\]")
-
-
-Annotator = Callable[[GraphClient, str], str]
-"""Adds one limitation line to every answer from outside the engine, under a name (``audit``:
-the graph's audited error rate, ``zehn.review.stats.audit_summary``, wired by
-``zehn.open_engine``). The engine never imports review code; the front door composes them."""
 
 
 class _Stop(Exception):
     """Ends an investigation early with a final status."""
 
-    def __init__(self, status: str, reason: str) -> None:
+    def __init__(self, status: str, reason: str, code: ReasonCode | None = None) -> None:
         self.status = status
         self.reason = reason
+        # an abstention without a code is diagnosed (``zehn.engine.reasons``) before it is said
+        self.code = code or _CODES.get(status)
         super().__init__(reason)
+
+
+_CODES: dict[str, ReasonCode] = {ERROR: ReasonCode.ERROR, AMBIGUOUS: ReasonCode.AMBIGUOUS}
 
 
 class Engine:
@@ -166,6 +176,7 @@ class _Investigation:
         self.walked: set[str] = set()  # sentences of hops that are graph edges
         self.related: list[RelatedFinding] = []  # context beside the answer, never the answer
         self.asked = Asked(Intent.UNKNOWN)
+        self.bound: list[str] = []  # the entity ids the question names (step 1)
         self.started = time.perf_counter()
 
     def run(self) -> CitedAnswer:
@@ -180,10 +191,16 @@ class _Investigation:
             draft = self._converse(entities)
             answer = self._judge(draft)
         except _Stop as stop:
-            reason = stop.reason
+            reason, code = stop.reason, stop.code
+            if code is None:  # "no source states it" is said only where it is true
+                diagnosis = self._diagnose()
+                found = evidence_summary(list(self.paths.values()))
+                reason = f"{found}: {diagnosis.text}" if diagnosis.text else reason
+                code = diagnosis.code
+                self.related.extend(diagnosis.related)
             if stop.status == ABSTAINED and self.absent:
                 reason = f"{reason}; {'; '.join(dict.fromkeys(self.absent))}"
-            answer = self._withheld(stop.status, reason)
+            answer = self._withheld(stop.status, reason, code)
         self._emit(VerdictEvent(answer.status, answer.reason))
         self._emit(AnswerEvent(answer))
         return answer
@@ -238,6 +255,7 @@ class _Investigation:
                 "and the question does not say which one is meant",
             )
         found = [m for m in mentions if m.entity_id]
+        self.bound = list(dict.fromkeys(str(m.entity_id) for m in found))
         if found and self.asked.intent == Intent.ATTRIBUTE:
             self._not_modelled(found)
         return found
@@ -255,6 +273,7 @@ class _Investigation:
             f"the question asks for the {attribute} of {names}; the graph holds relations "
             "between components and not their "
             f"{attribute}" + ("; related sentences are listed as context" if self.related else ""),
+            ReasonCode.ATTRIBUTE_NOT_HELD,
         )
 
     def _context_call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome | None:
@@ -264,6 +283,48 @@ class _Investigation:
         except (_Stop, ZehnError) as e:
             self.notes.append(f"related context: {name} could not be read ({e})")
             return None
+
+    def _diagnose(self) -> Diagnosis:
+        """Why nothing was cited (``zehn.engine.reasons``): read-only checks, recorded."""
+        try:
+            snapshot = self.tools.snapshot()
+            if not self.bound:
+                return unknown_component(self.spelled, snapshot)
+            # live: the ends of the hops walked below are read into the snapshot's names
+            found = {str(r["id"]): str(r["name"]) for r in self.found_rows}
+            names = ChainMap(found, snapshot.names)
+            asked = [r for r in self.records if r.by == "model"]
+            done = [(r.query, r.params) for r in asked if not r.error]
+            paths = list(self.paths.values())
+            looked = any(looks_up(r.query) for r in asked)  # "no X edges" is a look too
+            cause = uncited(self.bound, names, paths, self.asked, looked)
+            if cause is not None:
+                return cause
+            walks = walks_of(done)
+            blocked = not_walked(self.engine.policy, walks, self._walk_under, names)
+            if blocked is not None:
+                return blocked
+            return not_stated(self.bound, names, paths, self._mentions, self.asked)
+        except (_Stop, ZehnError) as e:  # the reason could not be checked: said as it is
+            self.notes.append(f"the cause of the abstention could not be checked: {e}")
+            return Diagnosis(ReasonCode.NO_STATED_RELATION, "")
+
+    def _mentions(self, entity_id: str) -> list[dict[str, Any]]:
+        arguments = {"entity_id": entity_id, "limit": MAX_SHOWN}
+        return self._call("mentions", arguments, by="engine").rows
+
+    def _walk_under(self, policy: Policy, query: str, params: dict[str, Any]) -> list[GradedPath]:
+        """One of the investigation's walks under another policy, recorded with its name;
+        its paths are context for the reason, never the answer's."""
+        limits = self.engine.walk_limits
+        outcome = ToolExecutor(self.engine.client, self.engine.graph, policy, limits).run(
+            query, params
+        )
+        recorded = {**outcome.params, "policy": policy.name}
+        ids = outcome.returned_ids
+        self.records.append(ToolCallRecord(query, recorded, ids, outcome.ms, None, "engine"))
+        self.returned.update(ids)
+        return list(outcome.paths)
 
     # --- step 2: the model's calls ------------------------------------------------------
 
@@ -297,7 +358,9 @@ class _Investigation:
             if isinstance(step, DraftAnswer):
                 return step
             self._model_call(step)
-        raise _Stop(ABSTAINED, f"the model gave no answer within {steps} steps")
+        raise _Stop(
+            ABSTAINED, f"the model gave no answer within {steps} steps", ReasonCode.NO_CONCLUSION
+        )
 
     def _namesakes(self) -> Mapping[str, str]:
         """Question.namesakes: kept per graph revision, like the entities they come from."""
@@ -410,10 +473,11 @@ class _Investigation:
         paths = list(self.paths.values())
         verification = verify_citations(cited, self.returned)
         if not verification.ok and cited:
-            raise _Stop(ABSTAINED, f"{verification.reason}")
+            raise _Stop(ABSTAINED, f"{verification.reason}", ReasonCode.CITATION_REJECTED)
         decision = decide(cited, paths, self.mention_sentences)
-        if not decision.open:
-            raise _Stop(ABSTAINED, decision.reason or "no supported citation")
+        if not decision.open:  # nothing cited: diagnosed; a citation backing nothing: said
+            code = ReasonCode.UNSUPPORTED_CITATION if cited else None
+            raise _Stop(ABSTAINED, decision.reason or "no supported citation", code)
         citations = self._citations(cited)
         numbers = {c.id: c.n for c in citations}
         text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)
@@ -469,15 +533,13 @@ class _Investigation:
 
     # --- results --------------------------------------------------------------------------
 
-    def _withheld(self, status: str, reason: str) -> CitedAnswer:
-        return self._result(
-            status,
+    def _withheld(self, status: str, reason: str, code: ReasonCode | None) -> CitedAnswer:
+        text = (
             dont_know(self.language)
             if status != AMBIGUOUS
-            else ambiguous_text(self.identities, self.language),
-            reason,
-            (),
+            else ambiguous_text(self.identities, self.language)
         )
+        return dataclasses.replace(self._result(status, text, reason, ()), reason_code=code)
 
     def _result(
         self, status: str, text: str, reason: str | None, citations: tuple[Citation, ...]
@@ -522,30 +584,8 @@ class _Investigation:
         )
 
     def _limitations(self) -> tuple[str, ...]:
-        notes = []
-        try:
-            covered = {
-                str(r["source_type"]): int(r["documents"])
-                for r in self.tools.internal("coverage", {})
-            }
-        except (StoreError, RetrievalError):
-            covered = {}
-        if covered:
-            present = ", ".join(f"{n} {t}" for t, n in sorted(covered.items()))
-            absent = [t for t in SOURCE_TYPES if t not in covered]
-            notes.append(
-                f"corpus: {present}" + (f"; no {', '.join(absent)} sources" if absent else "")
-            )
-        policy = self.engine.policy
-        blocked = "; ".join(f"{p} not traversed ({why})" for p, why in policy.blocked().items())
-        notes.append(f"policy {policy.name} ({policy.mode})" + (f": {blocked}" if blocked else ""))
-        if policy.badge:
-            notes.append(policy.badge)
-        for name, annotate in self.engine.annotators.items():
-            try:
-                notes.append(annotate(self.engine.client, self.engine.graph))
-            except ZehnError as e:  # the answer stands; say what we could not check
-                notes.append(f"{name}: could not be read ({type(e).__name__}: {e})")
+        engine = self.engine
+        notes = standing_limitations(self.tools, engine.policy, engine.annotators)
         if self.paths:
             notes.append(f"evidence: {evidence_summary(list(self.paths.values()))}")
         notes.extend(f"truncated: {note}" for note in dict.fromkeys(self.truncated))

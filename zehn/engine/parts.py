@@ -98,7 +98,9 @@ def compose(question: str, answers: Sequence[CitedAnswer]) -> CitedAnswer:
             local[citation.n] = numbers[citation.id]
         text = _renumbered(answer.answer, local)
         own = tuple(local[c.n] for c in answer.answer_citations)
-        parts.append(Part(answer.question, answer.status, text, answer.reason, own))
+        parts.append(
+            Part(answer.question, answer.status, text, answer.reason, own, answer.reason_code)
+        )
         related.extend(
             Related(r.text, tuple(local[n] for n in r.citations if n in local))
             for r in answer.related
@@ -114,6 +116,10 @@ def compose(question: str, answers: Sequence[CitedAnswer]) -> CitedAnswer:
         status=status,
         answer="\n\n".join(lines) if status == ANSWERED else dont_know(first.language),
         reason=None if status == ANSWERED else "; ".join(reasons),
+        # the whole's cause is its first part's of the same status (each part keeps its own)
+        reason_code=None
+        if status == ANSWERED
+        else next((a.reason_code for a in answers if a.status == status), None),
         citations=tuple(citations),
         paths=tuple(p for a in answers for p in a.paths),
         identities=tuple({i.id: i for a in answers for i in a.identities}.values()),
