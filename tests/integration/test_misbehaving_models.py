@@ -223,13 +223,13 @@ def test_one_real_and_one_fabricated_id_rejects_the_whole_answer(sample: Sample)
 
 def test_an_answer_without_citations_is_withheld(sample: Sample) -> None:
     answer, _ = ask(sample, [resolve(), impact, final("search-api and web-frontend.", [])])
-    assert_withheld(answer, ABSTAINED, "cited no sentence, though sources state")
+    assert_withheld(answer, ABSTAINED, "claims something and cites no sentence")
     assert answer.reason_code == "uncited_answer"  # the sources do state it: not "no source"
 
 
 def test_free_text_instead_of_final_answer_is_an_uncited_answer(sample: Sample) -> None:
     answer, _ = ask(sample, [resolve(), impact, Reply(content="Everything depends on it.")])
-    assert_withheld(answer, ABSTAINED, "cited no sentence")
+    assert_withheld(answer, ABSTAINED, "cites no sentence")
     assert answer.reason_code == "uncited_answer"
 
 
@@ -301,8 +301,8 @@ def test_injection_in_argument_names_is_refused_and_reported_as_json(
 ) -> None:
     steps = [call("resolve_entity", {"name": "indexer", key: 1}), final("x", [])]
     answer, fake = ask(sample, steps)
-    assert_withheld(answer, ABSTAINED, "no relation of indexer was read", "without looking")
-    assert answer.reason_code == "relation_not_read"
+    assert_withheld(answer, ABSTAINED, "claims something and cites no sentence")
+    assert answer.reason_code == "uncited_answer"
     (record,) = model_calls(answer)
     assert record.returned_ids == () and record.error and "unknown parameters" in record.error
     (result,) = tool_results(fake.requests[-1])  # the model is told why, in valid JSON

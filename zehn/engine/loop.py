@@ -26,6 +26,8 @@ from zehn.engine.answer import (
     AMBIGUOUS,
     ANSWERED,
     ERROR,
+    I_DONT_KNOW,
+    I_DONT_KNOW_ZH,
     Beyond,
     Citation,
     CitedAnswer,
@@ -177,6 +179,7 @@ class _Investigation:
         self.related: list[RelatedFinding] = []  # context beside the answer, never the answer
         self.asked = Asked(Intent.UNKNOWN)
         self.bound: list[str] = []  # the entity ids the question names (step 1)
+        self.claimed = False  # the model's draft claims something (it is no "I don't know")
         self.started = time.perf_counter()
 
     def run(self) -> CitedAnswer:
@@ -288,23 +291,19 @@ class _Investigation:
         """Why nothing was cited (``zehn.engine.reasons``): read-only checks, recorded."""
         try:
             snapshot = self.tools.snapshot()
-            if not self.bound:
+            if not self.bound and not self.claimed:
                 return unknown_component(self.spelled, snapshot)
             # live: the ends of the hops walked below are read into the snapshot's names
-            found = {str(r["id"]): str(r["name"]) for r in self.found_rows}
-            names = ChainMap(found, snapshot.names)
-            asked = [r for r in self.records if r.by == "model"]
-            done = [(r.query, r.params) for r in asked if not r.error]
+            names = ChainMap(
+                {str(r["id"]): str(r["name"]) for r in self.found_rows}, snapshot.names
+            )
+            model = [r for r in self.records if r.by == "model"]
+            looked = any(looks_up(r.query) for r in model)  # "no X edges" is a look too
+            cause = uncited(self.bound, names, self.asked, self.claimed, looked)
+            walks = walks_of((r.query, r.params) for r in model if not r.error)
+            cause = cause or not_walked(self.engine.policy, walks, self._walk_under, names)
             paths = list(self.paths.values())
-            looked = any(looks_up(r.query) for r in asked)  # "no X edges" is a look too
-            cause = uncited(self.bound, names, paths, self.asked, looked)
-            if cause is not None:
-                return cause
-            walks = walks_of(done)
-            blocked = not_walked(self.engine.policy, walks, self._walk_under, names)
-            if blocked is not None:
-                return blocked
-            return not_stated(self.bound, names, paths, self._mentions, self.asked)
+            return cause or not_stated(self.bound, names, paths, self._mentions, self.asked)
         except (_Stop, ZehnError) as e:  # the reason could not be checked: said as it is
             self.notes.append(f"the cause of the abstention could not be checked: {e}")
             return Diagnosis(ReasonCode.NO_STATED_RELATION, "")
@@ -470,6 +469,7 @@ class _Investigation:
 
     def _judge(self, draft: DraftAnswer) -> CitedAnswer:
         cited = list(dict.fromkeys(draft.cited_ids))
+        self.claimed = not draft.text.strip().startswith((I_DONT_KNOW, I_DONT_KNOW_ZH))
         paths = list(self.paths.values())
         verification = verify_citations(cited, self.returned)
         if not verification.ok and cited:

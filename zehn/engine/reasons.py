@@ -7,8 +7,8 @@ abstention can have other causes, each said as itself (``ReasonCode``, in text a
 - the component is known but no stored sentence mentions it;
 - sentences mention it (or state its other relations) but none states the asked relation:
   they are listed as related context;
-- no relation was looked up (the question was not read as asking one), or sources state it
-  and the model's answer cited nothing (a misbehaving model);
+- the model's answer claims something and cites nothing (a misbehaving model), or no
+  relation was looked up (the question was not read as asking one);
 - sentences state it, but only hedged, negated, superseded or by inference (the paths show
   each hop's grade);
 - a path exists, but over a predicate the active policy does not walk: the predicate is
@@ -179,30 +179,26 @@ def not_walked(
 
 
 def uncited(
-    entity_ids: Sequence[str],
-    names: Mapping[str, str],
-    paths: Sequence[GradedPath],
-    asked: Asked,
-    looked: bool,
+    entity_ids: Sequence[str], names: Mapping[str, str], asked: Asked, claimed: bool, looked: bool
 ) -> Diagnosis | None:
-    """Nothing was cited because nothing was looked up, or though what was found is
-    supported: the cause is the question's reading or the model's answer, not the sources."""
+    """Nothing was cited because the model claimed something without a citation, or because
+    nothing was looked up: the cause is the answer or the question's reading, not the
+    sources."""
+    if claimed:
+        return Diagnosis(
+            ReasonCode.UNCITED_ANSWER,
+            "the answer claims something and cites no sentence; every claim must cite its "
+            "sentence, so it is withheld",
+        )
     if not looked:
         named = ", ".join(names.get(i, i) for i in entity_ids)
         why = (
             "the question's relation was not recognised"
             if asked.intent == Intent.UNKNOWN
-            else "the model answered without looking one up"
+            else "the model gave up without looking one up"
         )
         return Diagnosis(
             ReasonCode.NOT_READ, f"no relation of {named} was read in this investigation: {why}"
-        )
-    on_question = [p for p in paths if _on_question(p, entity_ids, asked)]
-    if any(p.label == SUPPORTED for p in on_question):
-        return Diagnosis(
-            ReasonCode.UNCITED_ANSWER,
-            "the answer cited no sentence, though sources state supported paths (listed "
-            "below); every claim must cite its sentence, so the answer is withheld",
         )
     return None
 
@@ -232,8 +228,8 @@ def not_stated(
             found.setdefault(finding.text, finding)
     if found:
         text = (
-            f"sources state other relations of {named} ({_listed(list(found))}), "
-            f"none of them {asked_relation(asked)}"
+            f"sources state relations of {named} ({_listed(list(found))}); the answer took "
+            f"none of them as {asked_relation(asked)}"
         )
         return Diagnosis(
             ReasonCode.NO_STATED_RELATION, text, tuple(list(found.values())[:MAX_SHOWN])
