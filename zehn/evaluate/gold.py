@@ -285,6 +285,9 @@ class GoldQuestion:
     entities: tuple[str, ...]
     citations: tuple[str, ...]  # sentence ids a correct answer cites
     language: str = "en"  # "en" or "zh": given in the file, else detected from the question
+    # (file, verbatim quote) of each citation, where the gold gives them (a corpus gold): the
+    # ids are resolved again by quote against the graph scored (``zehn.evaluate.citations``)
+    quotes: tuple[tuple[str, str], ...] = ()
 
 
 def load_questions(path: Path) -> tuple[GoldQuestion, ...]:
@@ -299,6 +302,11 @@ def load_questions(path: Path) -> tuple[GoldQuestion, ...]:
                     entities=tuple(str(e) for e in entry.get("entities") or ()),
                     citations=tuple(str(c["sentence"]) for c in entry.get("citations") or ()),
                     language=str(entry.get("language") or detect_language(str(entry["question"]))),
+                    quotes=tuple(
+                        (str(c["file"]), str(c["quote"]))
+                        for c in entry.get("citations") or ()
+                        if c.get("file") and c.get("quote")
+                    ),
                 )
             )
         except (KeyError, TypeError) as e:

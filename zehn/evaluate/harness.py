@@ -16,6 +16,7 @@ import pandas as pd
 
 from zehn.engine import Engine
 from zehn.engine.answer import ABSTAINED, AMBIGUOUS, ANSWERED, CitedAnswer
+from zehn.evaluate.citations import resolved_citations
 from zehn.evaluate.gold import GoldError, GoldQuestion, GoldRelation, load_gold, load_questions
 from zehn.evaluate.metrics import ratio
 from zehn.evidence.grade import SUPPORTED, Evidence, Grader
@@ -126,8 +127,11 @@ def evaluate(
     client: GraphClient, graph: str, policy: Policy, model: Model, gold_dir: Path
 ) -> EvalReport:
     """Ask every gold question of ``gold_dir`` on ``graph`` and score the answers."""
+    gold = load_gold(Path(gold_dir))
     questions = load_questions(Path(gold_dir) / "questions.yaml")
-    relations = load_gold(Path(gold_dir)).relations
+    if gold.format == "corpus":  # quotes in files of the corpus: found again by quote
+        questions = resolved_citations(client, graph, questions, gold.corpus_root)
+    relations = gold.relations
     engine = Engine(client, graph, policy, model)
     supporting = _supporting_sentences(questions, relations)
     gold_triples = {

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from zehn.reading.questions.scenario import FAILURE_EN
 from zehn.reading.questions.wording import WHAT_IS
 from zehn.reading.vocabulary import EntityKind, Predicate
 
@@ -76,7 +77,7 @@ _CHANGE = (
 _DOWN = (
     r"go(?:es)?\s+down|went\s+down|is\s+down|are\s+down|(?:is|are|becomes?)\s+unavailable|"
     r"unavailable|outage|fail(?:s|ed|ing)?|crash\w*|dies|is\s+slow|stops?\s+working|"
-    r"is\s+unreachable|has\s+an?\s+(?:outage|incident)"
+    r"is\s+unreachable|has\s+an?\s+(?:outage|incident)|" + FAILURE_EN.pattern
 )
 _OUTAGE = re.compile(rf"\b(?:{_DOWN}|restart\w*|shut\w*\s+down|tak\w+\s+down)\b", re.IGNORECASE)
 _IMPACT = re.compile(

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from zehn.reading.lang import ZH
 from zehn.reading.questions.asking import REFERS_BACK, Asked, Intent, read_question, split_parts
+from zehn.reading.questions.scenario import CONSEQUENCE_ZH, FAILURE_ZH, as_condition
 from zehn.reading.questions.wording import ASKS_WHAT_IS_ZH
 from zehn.reading.vocabulary import EntityKind, Predicate
 
@@ -42,7 +43,7 @@ _IMPACT_ZH = re.compile(
     r"(?:如果|假如|要是|若).{0,12}?(?:修改|改动|更改|变更|改变|升级|下线|删除|重启|替换|动了|出问题|宕机|宕掉|挂了|不可用|故障)"
     r"|(?:修改|改动|更改|变更|升级|下线)[^，。？?]{0,20}?(?:影响|坏|出问题|波及)"
     r"|会?受(?:到)?(?:什么|哪些)?影响|影响(?:哪些|什么|到谁|谁)|会坏|影响范围|爆炸半径"
-    r"|(?:宕机|宕掉|挂了|不可用|故障)[^，。？?]{0,6}?(?:后|时)"
+    rf"|(?:{FAILURE_ZH.pattern})[^，。？?]{{0,6}}?(?:后|时|的话)"
     rf"|{_WH}[^，。？?]{{0,6}}?依赖(?:于)?"
 )
 _UPSTREAM_ZH = re.compile(
@@ -147,8 +148,8 @@ def split_parts_zh(text: str) -> list[str]:
 
 _CONDITION_ZH = re.compile(r"^[^，,。？?]{1,60}?(?:时|后|的话|之后|以后|期间|情况下|时候)[，,]")
 _CONTEXT_ZH = re.compile(r"^\s*(?:在)?(?:使用|用|采用|基于|选用)")
-_DOWN_ZH = re.compile(r"宕机|宕掉|挂了|挂掉|不可用|故障|下线|出问题|失效|停止|重启")
-_EFFECT_ZH = re.compile(r"影响|停止工作|不能工作|无法工作|会坏|出问题|不可用|宕机|挂|波及")
+_DOWN_ZH = FAILURE_ZH
+_EFFECT_ZH = re.compile(r"宕机|挂|" + "|".join(CONSEQUENCE_ZH))
 
 
 def read_zh(text: str, names: Sequence[str]) -> Asked:
@@ -194,14 +195,18 @@ def _read_zh(text: str, names: Sequence[str]) -> Asked:
 
 
 def read_asked(text: str, names: Sequence[str], language: str) -> Asked:
-    """What ``text`` asks, in either language; ``names`` are the entity names bound in it."""
+    """What ``text`` asks, in either language; ``names`` are the entity names bound in it.
+    A leading scene of failure is read as the question's condition (``scenario``)."""
+    text = as_condition(text, language)
     if language == ZH:
         return read_zh(text, names)
     return read_question(text, names)
 
 
 def split_question(text: str, language: str) -> list[str]:
-    """The parts of a multi-part question, in either language (one part when it has one)."""
+    """The parts of a multi-part question, in either language (one part when it has one);
+    a leading scene is the first part's condition."""
+    text = as_condition(text, language)
     return split_parts_zh(text) if language == ZH else split_parts(text)
 
 
