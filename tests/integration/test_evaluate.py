@@ -121,3 +121,31 @@ def test_a_gold_folder_of_a_corpus_kept_elsewhere_is_evaluated(
     assert row["answerable_with_gold_citation"] == 1.0
     assert row["answered_without_gold_sentence"] == 0.0
     assert row["fabricated_citations_in_answers"] == 0
+
+
+def test_a_gold_citation_is_found_by_its_quote_when_its_offsets_moved(
+    client: GraphClient, graph_name: str, tmp_path: Path
+) -> None:
+    """A loader change moves a sentence's offsets, so the id a gold question was labelled
+    with no longer exists; the citation is found again by its file and verbatim quote."""
+    source = REPO / "tests" / "fixtures" / "real_gold" / "gold"
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    for name in ("catalog.yaml", "relations.yaml"):
+        shutil.copy(source / name, gold / name)
+    moved = (source / "questions.yaml").read_text(encoding="utf-8")
+    moved = moved.replace("doc/services/ledger-md#18-67", "doc/services/ledger-md#45-94")
+    root = str(REPO / "tests" / "fixtures" / "real_gold" / "corpus")
+    moved = moved.replace("corpus: tests/fixtures/real_gold/corpus", f"corpus: {root}")
+    (gold / "questions.yaml").write_text(moved, encoding="utf-8")
+    relations = (source / "relations.yaml").read_text(encoding="utf-8")
+    (gold / "relations.yaml").write_text(
+        relations.replace("corpus: tests/fixtures/real_gold/corpus", f"corpus: {root}"),
+        encoding="utf-8",
+    )
+    frame = evaluate_grid(
+        client, gold, ["rules"], [load_policy("production")], OfflineModel(), corpus=graph_name
+    )
+    (row,) = frame[frame["language"] == "all"].to_dict("records")
+    assert row["answerable_with_gold_citation"] == 1.0
+    assert row["answered_without_gold_sentence"] == 0.0
