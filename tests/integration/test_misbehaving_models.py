@@ -391,3 +391,25 @@ def test_a_fabricated_citation_in_one_part_rejects_that_part_only(sample: Sample
     assert FAKE_ID not in {c.id for c in answer.citations}
     assert set(answer.parts[0].citations) == {c.n for c in answer.answer_citations}
     assert answer.parts[1].citations == () and answer.parts[1].answer == I_DONT_KNOW
+
+
+def test_a_real_supported_citation_that_answers_another_question_is_refused(
+    sample: Sample,
+) -> None:
+    """The model walks the indexer as asked, then looks up another service and cites that
+    lookup's supported sentence: real, returned and supported, but not what was asked."""
+
+    def other_service(results: Results) -> Reply:
+        return call("neighbours", {"entity_id": results[-1]["rows"][0]["id"]})
+
+    def cite_the_other(results: Results) -> Reply:
+        ids = supported_ids(results[-1:])[:1]
+        assert ids, "the scripted model found no supported hop of the other service"
+        return final(f"web-frontend depends on it [[{ids[0]}]].", ids)
+
+    steps = [resolve(), impact, resolve("web-frontend"), other_service, cite_the_other]
+    answer, _ = ask(sample, steps)
+    assert answer.status == ABSTAINED and answer.reason_code == "off_question", answer.reason
+    assert "an answer to another question" in (answer.reason or "")
+    assert answer.answer == I_DONT_KNOW and answer.answer_citations == ()
+    assert [c.role for c in answer.citations] == ["related"]  # shown as context, not answer

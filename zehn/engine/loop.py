@@ -56,14 +56,16 @@ from zehn.engine.reasons import (
     looks_up,
     not_stated,
     not_walked,
+    off_question_reason,
     uncited,
     unknown_component,
     walks_of,
 )
+from zehn.engine.relevance import off_question
 from zehn.engine.spelling import named_parts, spelled
 from zehn.engine.tools import ToolExecutor, ToolOutcome
 from zehn.engine.verify import verify_citations
-from zehn.engine.wording import ambiguous_text, printable
+from zehn.engine.wording import ambiguous_text, printable, what_is_target
 from zehn.errors import (
     InvalidParameters,
     ModelEndpointError,
@@ -86,7 +88,6 @@ from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder
 from zehn.reading.questions.asking import Asked, Intent
 from zehn.reading.questions.asking_zh import read_asked, refers_back, split_question
-from zehn.reading.questions.wording import WHAT_IS, WHAT_IS_ZH
 from zehn.reading.vocabulary import PREDICATES
 from zehn.store.client import GraphClient
 
@@ -179,6 +180,7 @@ class _Investigation:
         self.related: list[RelatedFinding] = []  # context beside the answer, never the answer
         self.asked = Asked(Intent.UNKNOWN)
         self.bound: list[str] = []  # the entity ids the question names (step 1)
+        self.bound_names: list[str] = []
         self.claimed = False  # the model's draft claims something (it is no "I don't know")
         self.started = time.perf_counter()
 
@@ -259,6 +261,8 @@ class _Investigation:
             )
         found = [m for m in mentions if m.entity_id]
         self.bound = list(dict.fromkeys(str(m.entity_id) for m in found))
+        rows = [str(r["name"]) for r in self.found_rows if str(r["id"]) in self.bound]
+        self.bound_names = [*rows, *(m.surface for m in found)]  # carried parts: the surface
         if found and self.asked.intent == Intent.ATTRIBUTE:
             self._not_modelled(found)
         return found
@@ -441,7 +445,7 @@ class _Investigation:
         for row in outcome.rows:
             if row.get("sentence_id") and row.get("text") is not None:
                 self.sentence_rows.setdefault(str(row["sentence_id"]), row)
-        target = self._what_is_target()
+        target = what_is_target(self.question, self.found_rows)
         if target is not None:
             mentions_of = get_query(outcome.query).mentions_of
             if mentions_of == "param" and outcome.params.get("entity_id") in target:
@@ -450,20 +454,6 @@ class _Investigation:
                 for row in outcome.rows:
                     if row["id"] in target:
                         self.mention_sentences.update(str(s) for s in row.get("evidence") or ())
-
-    def _what_is_target(self) -> set[str] | None:
-        """For "what is X?" the entity ids X may be (a mention of X is then evidence)."""
-        match = WHAT_IS.match(self.question) or WHAT_IS_ZH.match(self.question)
-        if match is None:
-            return None
-        asked = (
-            (match["x"] or match.groupdict().get("y") or "").lower().removeprefix("the ").strip()
-        )
-        return {
-            str(r["id"])
-            for r in self.found_rows
-            if asked in {str(r["name"]).lower(), *(str(a).lower() for a in r.get("aliases") or ())}
-        }
 
     # --- step 3: verify and gate (code) ------------------------------------------------
 
@@ -478,6 +468,13 @@ class _Investigation:
         if not decision.open:  # nothing cited: diagnosed; a citation backing nothing: said
             code = ReasonCode.UNSUPPORTED_CITATION if cited else None
             raise _Stop(ABSTAINED, decision.reason or "no supported citation", code)
+        if self.mention_sentences.isdisjoint(cited) and (
+            off := off_question(cited, paths, self.asked, self.bound_names, self.spelled)
+        ):  # real and supported, but an answer to another question: context, never the answer
+            self.related.append(
+                RelatedFinding("what the answer cited instead", tuple(off), "graph")
+            )
+            raise _Stop(ABSTAINED, off_question_reason(self.asked, off), ReasonCode.OFF_QUESTION)
         citations = self._citations(cited)
         numbers = {c.id: c.n for c in citations}
         text = _MARKER.sub(lambda m: f"[{numbers[m[1]]}]" if m[1] in numbers else "", draft.text)

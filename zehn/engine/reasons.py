@@ -57,6 +57,7 @@ class ReasonCode(StrEnum):
     NOT_WALKED_BY_POLICY = "not_walked_by_policy"
     ATTRIBUTE_NOT_HELD = "attribute_not_held"
     UNSUPPORTED_CITATION = "unsupported_citation"  # a cited sentence backs no supported hop
+    OFF_QUESTION = "off_question"  # real, supported citations that answer another question
     CITATION_REJECTED = "citation_rejected"  # an evidence ID no tool call returned
     NO_CONCLUSION = "no_conclusion"  # the model gave no answer within its steps
     AMBIGUOUS = "ambiguous"
@@ -262,6 +263,16 @@ def asked_relation(asked: Asked) -> str:
         Intent.PATH: "a path between the named components",
         Intent.YES_NO: f"the asked {predicates or 'relation'}",
     }.get(asked.intent, "the asked relation")
+
+
+def off_question_reason(asked: Asked, sentences: Sequence[str]) -> str:
+    """The reason for a withheld answer whose citations answer another question."""
+    return (
+        f"the answer cites {len(sentences)} sentence{'s' if len(sentences) != 1 else ''} that "
+        f"state{'s' if len(sentences) == 1 else ''} something other than {asked_relation(asked)} "
+        f"({sentences[0]!r}{', …' if len(sentences) > 1 else ''}): real and supported, but an "
+        "answer to another question, so it is shown as related context and the answer is withheld"
+    )
 
 
 def _on_question(path: GradedPath, entity_ids: Sequence[str], asked: Asked) -> bool:

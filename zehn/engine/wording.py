@@ -1,13 +1,15 @@
-"""Small helpers of the investigation loop: namesakes, the ambiguity text, printable params."""
+"""Small helpers of the investigation loop: namesakes, the ambiguity text, printable params,
+what a "what is X?" question asks about."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from zehn.engine.answer import Identity
 from zehn.reading.lang import KIND_ZH, ZH
 from zehn.reading.model import Entity
+from zehn.reading.questions.wording import WHAT_IS, WHAT_IS_ZH
 
 
 def namesakes(entities: Iterable[Entity]) -> dict[str, str]:
@@ -31,4 +33,18 @@ def printable(arguments: dict[str, Any]) -> dict[str, Any]:
     return {
         str(k): (v if isinstance(v, int | float | bool) or v is None else str(v)[:200])
         for k, v in arguments.items()
+    }
+
+
+def what_is_target(question: str, found_rows: Sequence[Mapping[str, Any]]) -> set[str] | None:
+    """For "what is X?" the ids of the found entities X may be (a mention of X is then
+    evidence); None for any other question."""
+    match = WHAT_IS.match(question) or WHAT_IS_ZH.match(question)
+    if match is None:
+        return None
+    asked = (match["x"] or match.groupdict().get("y") or "").lower().removeprefix("the ").strip()
+    return {
+        str(r["id"])
+        for r in found_rows
+        if asked in {str(r["name"]).lower(), *(str(a).lower() for a in r.get("aliases") or ())}
     }

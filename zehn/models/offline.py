@@ -26,6 +26,7 @@ from zehn.reading.lang import EN, detect_language
 from zehn.reading.modality import NEGATION
 from zehn.reading.questions.asking import Intent
 from zehn.reading.questions.asking_zh import read_asked
+from zehn.reading.questions.telemetry import asks_telemetry, speaks_of_telemetry
 from zehn.reading.vocabulary import EntityKind
 
 MAX_CARRIED = 10
@@ -263,6 +264,9 @@ class OfflineModel:
         if plan.behind:
             return _behind(plan, results[: len(plan.calls)], results[len(plan.calls) :])
         others = len(paths) - len(supported)
+        if plan.intent in ("impact", "upstream") and not asks_telemetry(plan.words):
+            # sending traces or logs is no runtime dependency (``questions.telemetry``)
+            supported = [p for p in supported if not _telemetry(p)]
         if plan.intent == "impact":
             supported = unvetoed(plan, supported, paths)
         if plan.intent == "upstream":
@@ -451,6 +455,10 @@ def _listing(hops: list[Mapping[str, Any]], line: Any, say: Phrases) -> DraftAns
         unique = [{**unique[0], "corroborated": True}]
     text = "\n".join(f"- {line(h)}" for h in unique)
     return DraftAnswer(text, tuple(dict.fromkeys(i for h in unique for i in _cited(h))))
+
+
+def _telemetry(path: Mapping[str, Any]) -> bool:
+    return any(speaks_of_telemetry(str(h.get("quote") or "")) for h in path["hops"])
 
 
 def _chains(
