@@ -1,5 +1,6 @@
-"""The on-question gate and telemetry (issue 28, item 3): an answer claims only what answers
-the question asked. The invented corpus below is written for these tests."""
+"""The on-question gate and telemetry (issue 28, item 3), and failure consequences (item 5): an
+answer claims only what answers the question asked. The invented corpus below is written for
+these tests."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ PAGES = {
         "# cart\n\n"
         "The cart service writes to the basket-db database.\n\n"
         "The cart service exports traces to the trace-sink service.\n"
+    ),
+    "auth.md": (
+        "# auth-db\n\n"
+        "If the auth-db database is down, the login-api service cannot issue new sessions.\n"
     ),
 }
 
@@ -63,3 +68,17 @@ def test_a_question_about_telemetry_is_answered_with_it(engine: Engine) -> None:
 def test_telemetry_words_in_both_languages(text: str, telemetry: bool) -> None:
     assert speaks_of_telemetry(text) is telemetry
     assert asks_telemetry([text]) is telemetry
+
+
+def test_a_stated_failure_consequence_answers_what_breaks_when_it_goes_down(
+    engine: Engine,
+) -> None:
+    """Documentation states consequences ("If X is down, Y cannot …"): read as X AFFECTS Y,
+    graded supported, so the outage question has an evidence path."""
+    answer = engine.ask("What breaks if auth-db goes down?")
+    assert answer.status == "answered" and "login-api" in answer.answer
+    assert [c.quote for c in answer.answer_citations] == [
+        "If the auth-db database is down, the login-api service cannot issue new sessions."
+    ]
+    (hop,) = [h for p in answer.paths for h in p.hops if h.rel_type == "AFFECTS"]
+    assert hop.label == "source-supported"

@@ -8,7 +8,7 @@ already knows how to read when it is written as one ("If X is down, what stops w
 that condition, where its question asks what the failure breaks; nothing else of the
 question changes.
 
-The words that make a scene a failure are data rows per language (``FAILURE_WORDS``); so are
+The words that make a scene a failure are data rows per language (``zehn.reading.failure``); so are
 the words by which a Chinese clause asks for a failure's consequence (``CONSEQUENCE_ZH``).
 """
 
@@ -16,25 +16,9 @@ from __future__ import annotations
 
 import re
 
+from zehn.reading.failure import FAILURE_WORDS
 from zehn.reading.lang import ZH
 
-# A scene states a component failing, stopping or being taken away (any tense).
-FAILURE_WORDS: dict[str, tuple[str, ...]] = {
-    "en": (
-        "go down", "goes down", "going down", "went down", "gone down", "is down", "are down",
-        "down for", "unreachable", "unavailable", "offline", "outage", "crash", "crashes",
-        "crashed", "crashing", "fails", "failed", "failing", "fail over", "fails over",
-        "failed over", "paused", "pausing", "pause", "stopped", "stopping", "hangs", "hung",
-        "stuck", "decommission", "decommissioning", "decommissioned", "taking down",
-        "take down", "taken down", "shut down", "shutting down", "restart", "restarting",
-        "restarted", "for maintenance", "replacing", "removing", "migrating", "upgrading",
-    ),
-    "zh": (
-        "宕机", "宕掉", "挂了", "挂掉", "卡住", "下线", "停了", "停掉", "停止", "不可用", "故障",
-        "连不上", "连接不上", "无法连接", "down 了", "down了", "重启", "出问题", "失效", "崩溃",
-        "不响应", "升级", "替换", "迁移", "down",
-    ),
-}  # fmt: skip
 # A main clause that asks what a failure breaks ("What stops working?", "还能打开吗"); one that
 # asks who acts on it ("who takes over?", "谁来接管", "怎么处理") asks for a stated
 # consequence, not for what is at risk: its scene stays as written.

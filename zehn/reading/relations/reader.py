@@ -41,6 +41,7 @@ from zehn.reading.diagrams.reader import arrow_edges, is_diagram_edge
 from zehn.reading.modality import CONDITIONAL_PREFIX, EPISTEMIC, MODAL, NEGATION
 from zehn.reading.model import Edge, Mention
 from zehn.reading.relations import reader_zh as relations_zh
+from zehn.reading.relations.consequences import consequence_edges
 from zehn.reading.relations.cue_words import CuePrefilter, with_first_chars
 from zehn.reading.relations.cues import (
     CODE_SPAN,
@@ -154,6 +155,7 @@ def sentence_edges(
     edges.extend(role_edges(sentence, local, strategy))
     edges.extend(part_edges(sentence, local, strategy))
     edges.extend(requirement_edges(sentence, local, strategy))
+    edges.extend(consequence_edges(sentence, local, strategy))
     edges.extend(opening_means_edges(sentence, local, strategy))
     return edges, ambiguous
 
