@@ -149,3 +149,22 @@ def test_a_gold_citation_is_found_by_its_quote_when_its_offsets_moved(
     (row,) = frame[frame["language"] == "all"].to_dict("records")
     assert row["answerable_with_gold_citation"] == 1.0
     assert row["answered_without_gold_sentence"] == 0.0
+
+
+def test_a_graph_an_older_reader_built_is_rebuilt_before_it_is_scored(
+    client: GraphClient, graph_name: str
+) -> None:
+    gold = REPO / "tests" / "fixtures" / "real_gold" / "gold"
+
+    def build_state() -> str:
+        frame = evaluate_grid(
+            client, gold, ["rules"], [load_policy("production")], OfflineModel(), corpus=graph_name
+        )
+        return str(frame["graph_build"].iloc[0])
+
+    assert build_state() == "built"
+    assert build_state() == "reused"
+    graph = f"{graph_name}__rules"
+    client.write(graph, "MATCH (m:Meta {id: 'graph'}) SET m.fingerprint = 'rules:older:none'")
+    assert build_state() == "rebuilt: built by an older reader"
+    assert build_state() == "reused"

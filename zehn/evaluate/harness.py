@@ -263,7 +263,7 @@ def evaluate_grid(
 ) -> pd.DataFrame:
     """Build each strategy's graph (if needed) and evaluate it under each policy: one row each."""
     from zehn.errors import ExtractionError
-    from zehn.extract.pipeline import CorpusLayout, build_graph, graph_name
+    from zehn.extract.pipeline import CorpusLayout, build_graph, graph_is_current, graph_name
 
     layout = CorpusLayout.of(corpus_path)
     gold_dir, sources, catalog = layout.gold, Path(corpus_path), None
@@ -283,8 +283,16 @@ def evaluate_grid(
     for strategy in strategies:
         graph = graph_name(name, strategy)
         try:
+            built = "reused"
             if not client.graph_exists(graph):
                 build_graph(client, name, sources, strategy, settings, catalog_path=catalog)
+                built = "built"
+            elif not graph_is_current(client, graph, strategy, catalog or layout.catalog):
+                # an older reader built it: scoring it would measure a reader that is gone
+                build_graph(
+                    client, name, sources, strategy, settings, catalog_path=catalog, rebuild=True
+                )
+                built = "rebuilt: built by an older reader"
         except ExtractionError as e:
             rows.extend(
                 {"graph": graph, "policy": p.name, "status": f"not run: {e}"} for p in policies
@@ -293,6 +301,7 @@ def evaluate_grid(
         for policy in policies:
             report = evaluate(client, graph, policy, model, gold_dir)
             rows.extend(
-                {"strategy": strategy, "status": "ok", **row} for row in report.language_rows()
+                {"strategy": strategy, "status": "ok", "graph_build": built, **row}
+                for row in report.language_rows()
             )
     return pd.DataFrame(rows)

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from zehn.config import Settings
 from zehn.corpus.model import Progress, Sentence, SourceText
+from zehn.extract.reader_version import reader_version
 from zehn.extract.stream import ExtractionStream, Run
 from zehn.reading.model import Edge, Entity, Mention, unique_edges
 from zehn.reading.names.catalog import Catalog
@@ -50,7 +51,11 @@ class Strategy(Protocol):
     """An extraction strategy; ``name`` becomes the graph suffix (``<corpus>__<name>``)."""
 
     name: str
-    version: str
+
+    @property
+    def version(self) -> str:
+        """What the graph's fingerprint records: a different version re-reads every document."""
+        ...
 
     def extract(
         self,
@@ -76,7 +81,12 @@ class SentenceStrategy(ABC):
     """
 
     name: str
-    version: str = "1"
+
+    @property
+    def version(self) -> str:
+        """The reading code's digest (``zehn.extract.reader_version``): a reader change is a
+        new version."""
+        return reader_version()
 
     def extract(
         self,

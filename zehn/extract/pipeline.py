@@ -354,6 +354,17 @@ def _fingerprint(strategy: Strategy, catalog_file: Path | None) -> str:
     return f"{strategy.name}:{strategy.version}:{catalog_sha}"
 
 
+def graph_is_current(
+    client: GraphClient, graph: str, strategy_name: str, catalog_path: Path | None = None
+) -> bool:
+    """Whether ``graph`` was built completely by this strategy's current version with this
+    catalog: a graph an older reader built is not (it would be scored for a reader that is
+    gone)."""
+    meta = _meta(client, graph)
+    fingerprint = _fingerprint(get_strategy(strategy_name), catalog_path)
+    return bool(meta.get("complete")) and meta.get("fingerprint") == fingerprint
+
+
 def _meta(client: GraphClient, graph: str) -> dict[str, Any]:
     rows = client.read(graph, "MATCH (m:Meta) RETURN m").rows
     return dict(rows[0][0]) if rows else {}
