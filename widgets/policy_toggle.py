@@ -37,7 +37,8 @@ class PolicyToggle(w.VBox):
 
     def _show(self, policy: Policy) -> None:
         blocked = "; ".join(
-            f"{escape(p)} not walked: {escape(why)}" for p, why in policy.blocked().items()
+            f"{escape(p)} not walked: {escape(policy.evaluated(p) or why)}"
+            for p, why in policy.blocked().items()
         )
         self.status.value = (
             f"{badge(policy)}<br><small>{blocked or 'every predicate is walked'}</small>"

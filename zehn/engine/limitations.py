@@ -21,6 +21,22 @@ the graph's audited error rate, ``zehn.review.stats.audit_summary``, wired by
 ``zehn.open_engine``). The engine never imports review code; the front door composes them."""
 
 
+def _outdated(tools: ToolExecutor, policy: Policy) -> str:
+    """Said when the policy's evaluation measured this graph at an earlier revision."""
+    record = policy.evaluation or {}
+    if record.get("graph") != tools.graph or not record.get("revision"):
+        return ""
+    try:
+        current = tools.snapshot().revision
+    except (StoreError, RetrievalError):
+        return ""
+    if current is None or current == record.get("revision"):
+        return ""
+    return (
+        "; its evaluation predates the graph's current revision: run `zehn policy evaluate` again"
+    )
+
+
 def standing_limitations(
     tools: ToolExecutor, policy: Policy, annotators: Mapping[str, Annotator]
 ) -> list[str]:
@@ -36,8 +52,17 @@ def standing_limitations(
         present = ", ".join(f"{n} {t}" for t, n in sorted(covered.items()))
         absent = [t for t in SOURCE_TYPES if t not in covered]
         notes.append(f"corpus: {present}" + (f"; no {', '.join(absent)} sources" if absent else ""))
-    blocked = "; ".join(f"{p} not traversed ({why})" for p, why in policy.blocked().items())
-    notes.append(f"policy {policy.name} ({policy.mode})" + (f": {blocked}" if blocked else ""))
+    blocked = "; ".join(
+        f"{p} not walked: {said}" if (said := policy.evaluated(p)) else f"{p} not traversed ({why})"
+        for p, why in policy.blocked().items()
+    )
+    walked = [f"{p} walked: {said}" for p in policy.traversable() if (said := policy.evaluated(p))]
+    notes.append(
+        f"policy {policy.name} ({policy.mode})"
+        + (f": {blocked}" if blocked else "")
+        + "".join(f"; {w}" for w in walked)
+        + _outdated(tools, policy)
+    )
     if policy.badge:
         notes.append(policy.badge)
     for name, annotate in annotators.items():

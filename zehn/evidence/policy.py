@@ -43,6 +43,27 @@ class Policy:
     description: str = ""
     max_age_days: int | None = None
     source: str = ""
+    # ``zehn policy evaluate``: walk a predicate when the 95 % lower bound of its audited
+    # precision reaches this, on at least this many audited edges
+    min_audited_precision: float = 0.9
+    min_audited_sample: int = 30
+    evaluation: Mapping[str, Any] | None = None  # the last evaluation written to the file
+
+    def evaluated(self, predicate: str) -> str | None:
+        """What the recorded evaluation says of ``predicate`` ("audited 31/50 correct, 95 % CI
+        0.48–0.74, graph X, 2026-12-04"), or None when it was not evaluated."""
+        record = self.evaluation or {}
+        row = (record.get("predicates") or {}).get(predicate)
+        if not isinstance(row, Mapping):
+            return None
+        where = f"graph {record.get('graph')}, {record.get('date')}"
+        ci = row.get("ci95")
+        if not row.get("audited") or not isinstance(ci, list) or len(ci) != 2:
+            return f"not audited ({where})"
+        return (
+            f"audited {row.get('correct')}/{row.get('audited')} correct, 95 % CI "
+            f"{float(ci[0]):.2f}–{float(ci[1]):.2f}, {where}"
+        )
 
     @property
     def is_production(self) -> bool:
@@ -118,6 +139,15 @@ def _parse(data: Any, source: str) -> Policy:
             PredicateRule(predicate, traverse, str(rule["impact"]), str(rule.get("why") or ""))
         )
     age = data.get("max_age_days")
+    precision = data.get("min_audited_precision", 0.9)
+    sample = data.get("min_audited_sample", 30)
+    if not isinstance(precision, int | float) or not 0 < precision <= 1:
+        raise PolicyError(f"{source}: min_audited_precision must be a number in (0, 1]")
+    if not isinstance(sample, int) or sample < 1:
+        raise PolicyError(f"{source}: min_audited_sample must be a positive whole number")
+    evaluation = data.get("evaluation")
+    if evaluation is not None and not isinstance(evaluation, Mapping):
+        raise PolicyError(f"{source}: `evaluation` must be a mapping")
     return Policy(
         name=name,
         mode=mode,
@@ -126,4 +156,7 @@ def _parse(data: Any, source: str) -> Policy:
         description=str(data.get("description") or ""),
         max_age_days=int(age) if isinstance(age, int) else None,
         source=source,
+        min_audited_precision=float(precision),
+        min_audited_sample=sample,
+        evaluation=evaluation,
     )

@@ -1,0 +1,76 @@
+"""``zehn policy evaluate``: a policy's predicates measured on a graph's reviewed edges.
+
+Kept beside ``zehn.cli`` (which registers it): the figures, the proposal per predicate, and
+with ``--write`` the evaluation recorded in the policy file and its proposals applied
+(``zehn.review.policy_eval``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from zehn.config import Settings
+from zehn.evidence.policy import load_policy
+from zehn.review.policy_eval import PolicyEvaluation, evaluate_policy, write_evaluation
+from zehn.store.client import GraphClient
+
+EXIT_OK = 0
+
+
+def add_policy_parser(sub: Any) -> None:
+    """Register ``zehn policy evaluate`` on the CLI's subparsers."""
+    policy = sub.add_parser("policy", help="traversal policies: measure them on reviewed edges")
+    actions = policy.add_subparsers(dest="policy_action", required=True)
+    evaluate = actions.add_parser(
+        "evaluate", help="per predicate: edges, supported share, audited precision, proposal"
+    )
+    evaluate.add_argument("--graph", required=True, help="the graph whose reviewed edges count")
+    evaluate.add_argument("--policy", default=None, help="policy name or YAML path")
+    evaluate.add_argument(
+        "--write", action="store_true", help="record the evaluation in the policy file and apply it"
+    )
+    evaluate.add_argument("--json", action="store_true")
+    evaluate.set_defaults(handler=_evaluate)
+
+
+def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
+    policy = load_policy(args.policy or settings.policy)
+    client = GraphClient.connect(settings)
+    try:
+        evaluation = evaluate_policy(client, args.graph, policy)
+    finally:
+        client.close()
+    written = str(write_evaluation(evaluation, policy)) if args.write else None
+    if args.json:
+        print(json.dumps({"status": "ok", "written": written, **evaluation.to_dict()}, indent=2))
+        return EXIT_OK
+    print(render_evaluation(evaluation))
+    if written:
+        print(f"written to {written}: the proposals are applied; answers quote the evaluation")
+    return EXIT_OK
+
+
+def render_evaluation(evaluation: PolicyEvaluation) -> str:
+    """The evaluation as a terminal table, one predicate per line."""
+    lines = [
+        f"policy {evaluation.policy} on graph {evaluation.graph} ({evaluation.date}); walk when "
+        f"the audited precision's 95 % lower bound reaches {evaluation.min_precision:.2f} "
+        f"with at least {evaluation.min_sample} audited edges",
+        f"{'predicate':<14} {'edges':>6} {'supported':>10} {'audited':>8} "
+        f"{'precision (95% CI)':>24}  {'now':<5} proposal",
+    ]
+    for p in evaluation.predicates:
+        share = f"{p.supported_share:.0%}" if p.supported_share is not None else "-"
+        precision = (
+            f"{p.correct}/{p.audited} ({p.low:.2f}–{p.high:.2f})"
+            if p.audited and p.low is not None and p.high is not None
+            else "-"
+        )
+        walked = "walk" if p.walked else "off"
+        lines.append(
+            f"{p.predicate:<14} {p.edges:>6} {share:>10} {p.audited:>8} {precision:>24}"
+            f"  {walked:<5} {p.proposal}"
+        )
+    return "\n".join(lines)
