@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from zehn import GraphClient, Settings, ZehnError, ask, check_health, ingest, load_policy
-from zehn.cli_policy import add_policy_parser
+from zehn.cli_review import add_review_parsers
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import ERROR, CitedAnswer
 from zehn.engine.answer import dont_know
@@ -210,7 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     lab.add_argument("--port", type=int, default=8888)
     lab.set_defaults(handler=_lab)
 
-    add_policy_parser(sub)  # zehn policy evaluate (zehn.cli_policy)
+    add_review_parsers(sub)  # zehn policy evaluate, zehn audit export-gold (zehn.cli_review)
     server = sub.add_parser("server", help="the managed local FalkorDB server")
     server.add_argument("action", choices=["start", "stop", "status"])
     server.set_defaults(handler=_server)

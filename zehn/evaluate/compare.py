@@ -41,6 +41,7 @@ from zehn.evaluate.matching import (
     DocumentIndex,
     DocumentMatcher,
     Matcher,
+    ReviewedMatcher,
     SentenceMatcher,
     StoredEdge,
     differences,
@@ -187,6 +188,8 @@ class GoldScorer:
         return cls(gold, catalog, index)
 
     def matcher(self, stated: Sequence[GoldRelation]) -> Matcher:
+        if self.gold.format == "reviewed":
+            return ReviewedMatcher(stated, self.gold.relations)
         if self.index is None:
             return SentenceMatcher(stated, self.catalog)
         return DocumentMatcher(stated, self.gold, self.index)

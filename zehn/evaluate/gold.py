@@ -43,7 +43,9 @@ GRADES: tuple[str, ...] = tuple(GradeLabel)
 # what a gold question may expect: an error is never the right answer
 STATUSES: tuple[str, ...] = (Status.ANSWERED, Status.ABSTAINED, Status.AMBIGUOUS)
 RELATIONS_FILE = "relations.yaml"
-GoldFormat = Literal["sample", "corpus"]
+GoldFormat = Literal["sample", "corpus", "reviewed"]
+# a reviewed gold's verdicts (``zehn audit export-gold``): a rejected edge is a negative
+VERDICTS = ("correct", "rejected")
 _SEPARATORS = re.compile(r"[\s\-_.]+")
 
 
@@ -79,11 +81,13 @@ class GoldRelation:
     alternatives: tuple[str, ...] = ()  # other predicates a fair reader could take it to state
     reference: str | None = None
     note: str | None = None
+    verdict: str = "correct"  # a reviewed gold: "rejected" marks an edge reviewers found wrong
 
     @property
     def stated(self) -> bool:
-        """The sentence states the predicate (asserted, or negated/hedged)."""
-        return self.grade != INFERRED
+        """The sentence states the predicate (asserted, or negated/hedged); a relation
+        reviewers rejected states nothing."""
+        return self.grade != INFERRED and self.verdict == "correct"
 
     @property
     def language(self) -> str:
@@ -149,6 +153,9 @@ def load_gold(path: Path, *, project_root: Path | None = None) -> GoldSet:
     file = path / RELATIONS_FILE if path.is_dir() else path
     data = read_gold_file(file)
     relations = _relations(file, data)
+    if "reviewed" in data:  # reviewers' verdicts on one graph's edges (zehn.review.audit_gold)
+        root = _corpus_root(file, data.get("corpus"), project_root)
+        return GoldSet(file, "reviewed", relations, corpus_root=root)
     if "corpus" not in data and "scope" not in data:
         corpus = file.parent.parent if file.parent.name == "gold" else None
         root = corpus if corpus is not None and (corpus / "sources").is_dir() else None
@@ -200,11 +207,14 @@ def _relations(path: Path, data: Any) -> tuple[GoldRelation, ...]:
                 alternatives=tuple(str(a) for a in alternatives),
                 reference=entry.get("reference"),
                 note=entry.get("note"),
+                verdict=str(entry.get("verdict") or "correct"),
             )
         except (KeyError, TypeError, AttributeError) as e:
             raise GoldError(f"{path}: relation {index} lacks {e}") from e
         if relation.grade not in GRADES:
             raise GoldError(f"{path}: relation {index} has grade {relation.grade!r}")
+        if relation.verdict not in VERDICTS:
+            raise GoldError(f"{path}: relation {index} has verdict {relation.verdict!r}")
         relations.append(relation)
     return tuple(relations)
 

@@ -137,6 +137,38 @@ class SentenceMatcher:
         return [self.stated[i].sentence.partition("#")[0]]
 
 
+class ReviewedMatcher:
+    """Reviewers' verdicts as gold (``zehn audit export-gold``): judged are only the edges they
+    judged — same sentence, predicate and entity ids — so an edge they rejected is a false
+    positive and one nobody reviewed is not judged; recall is over the edges they found correct.
+    Every strategy's graph of one corpus has the same sentence and entity ids."""
+
+    def __init__(self, stated: Sequence[GoldRelation], reviewed: Sequence[GoldRelation]) -> None:
+        self.stated = list(stated)
+        self.judged = {(g.sentence, g.subject, g.predicate, g.object) for g in reviewed}
+        self.by_sentence: dict[str, list[int]] = {}
+        for i, g in enumerate(stated):
+            self.by_sentence.setdefault(g.sentence, []).append(i)
+
+    def in_scope(self, edge: StoredEdge) -> bool:
+        return (edge.sentence_id, edge.subject, edge.rel_type, edge.object) in self.judged
+
+    def candidates(self, edge: StoredEdge) -> list[int]:
+        return self.by_sentence.get(edge.sentence_id, [])
+
+    def compare(self, edge: StoredEdge, i: int) -> Comparison:
+        g = self.stated[i]
+        return Comparison(
+            edge.rel_type == g.predicate,
+            edge.subject == g.subject,
+            edge.object == g.object,
+            edge.subject == g.object and edge.object == g.subject,
+        )
+
+    def located(self, i: int) -> list[str]:
+        return [self.stated[i].sentence.partition("#")[0]]
+
+
 @dataclass(frozen=True)
 class DocumentIndex:
     """The documents each scope file loads as, with their folded text.

@@ -1,26 +1,30 @@
-"""``zehn policy evaluate``: a policy's predicates measured on a graph's reviewed edges.
+"""The reviewers' commands, kept beside ``zehn.cli`` (which registers them):
 
-Kept beside ``zehn.cli`` (which registers it): the figures, the proposal per predicate, and
-with ``--write`` the evaluation recorded in the policy file and its proposals applied
-(``zehn.review.policy_eval``).
+- ``zehn policy evaluate``: a policy's predicates measured on a graph's reviewed edges — the
+  figures, the proposal per predicate, and with ``--write`` the evaluation recorded in the policy
+  file and its proposals applied (``zehn.review.policy_eval``);
+- ``zehn audit export-gold``: the reviewed edges as a gold folder that ``zehn compare --gold``
+  scores every strategy against (``zehn.review.audit_gold``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from zehn.config import Settings
 from zehn.evidence.policy import load_policy
+from zehn.review.audit_gold import export_gold
 from zehn.review.policy_eval import PolicyEvaluation, evaluate_policy, write_evaluation
 from zehn.store.client import GraphClient
 
 EXIT_OK = 0
 
 
-def add_policy_parser(sub: Any) -> None:
-    """Register ``zehn policy evaluate`` on the CLI's subparsers."""
+def add_review_parsers(sub: Any) -> None:
+    """Register ``zehn policy evaluate`` and ``zehn audit export-gold`` on the CLI."""
     policy = sub.add_parser("policy", help="traversal policies: measure them on reviewed edges")
     actions = policy.add_subparsers(dest="policy_action", required=True)
     evaluate = actions.add_parser(
@@ -33,6 +37,15 @@ def add_policy_parser(sub: Any) -> None:
     )
     evaluate.add_argument("--json", action="store_true")
     evaluate.set_defaults(handler=_evaluate)
+    audit = sub.add_parser("audit", help="reviewed edges: export them as gold")
+    audit_actions = audit.add_subparsers(dest="audit_action", required=True)
+    export = audit_actions.add_parser(
+        "export-gold", help="every reviewed edge as a gold row (rejected ones as negatives)"
+    )
+    export.add_argument("--graph", required=True, help="the graph whose labels are exported")
+    export.add_argument("--out", required=True, type=Path, help="the gold folder to write")
+    export.add_argument("--json", action="store_true")
+    export.set_defaults(handler=_export_gold)
 
 
 def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
@@ -49,6 +62,23 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     print(render_evaluation(evaluation))
     if written:
         print(f"written to {written}: the proposals are applied; answers quote the evaluation")
+    return EXIT_OK
+
+
+def _export_gold(args: argparse.Namespace, settings: Settings) -> int:
+    client = GraphClient.connect(settings)
+    try:
+        written = export_gold(client, args.graph, args.out)
+    finally:
+        client.close()
+    if args.json:
+        print(json.dumps({"status": "ok", **written.to_dict()}, indent=2))
+    else:
+        print(
+            f"wrote {written.path}: {written.correct} correct, {written.rejected} rejected "
+            f"({written.left_out} unsure or stale labels left out); score strategies against it "
+            f"with: zehn compare --gold {args.out}"
+        )
     return EXIT_OK
 
 
