@@ -54,7 +54,8 @@ _logger = logging.getLogger(__name__)
 PAGE_SIZE = 15
 MENTION_LIMIT = 10
 CATALOG_HEADER = (
-    "Curated in the ZEHN workbench (entity curation view).\n"
+    "Curated in the ZEHN workbench (entity curation view). discover: true: discovery runs on\n"
+    "every build and these decisions are applied to what it finds.\n"
     "name, kind, aliases and not_entity are read; origin: discovered binds ordinary words only\n"
     "where the text marks them; mentions, first_sentence, reasons and split_from are notes."
 )
@@ -315,7 +316,9 @@ class CurationView(w.VBox):
         """Validate and write the catalog (the previous one kept as ``.bak``)."""
         if self.catalog_path is None:
             raise CatalogError("<no corpus>", "open a corpus first")
-        path = save_catalog(self.catalog_path, self.table.entries(), CATALOG_HEADER)
+        # a curation of discovery, applied on every build: the corpus may grow
+        entries = self.table.entries()
+        path = save_catalog(self.catalog_path, entries, CATALOG_HEADER, discover=True)
         self.table.origin = "catalog"
         self.dirty = self.edited = False
         self._say(f"saved <code>{escape(path)}</code>", colour=GREEN)

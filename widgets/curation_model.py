@@ -123,7 +123,13 @@ class CurationTable:
         if not new:
             raise self._error(f"row {i + 1} ({self.rows[i].name!r}): a name cannot be empty")
         self._unique(i, new, self.rows[i].kind)
-        self.rows[i].name = new
+        target = self.rows[i]
+        old = target.name
+        target.name = new
+        # the text still writes the old name: it stays an alias, so that discovery, which
+        # finds it again on every build, finds this row (``zehn.reading.names.curated``)
+        if old.strip().lower() != new.lower() and old not in target.aliases:
+            target.aliases.append(old)
 
     def set_kind(self, row: int | str, kind: str) -> None:
         i = self.index(row)

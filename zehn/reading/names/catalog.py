@@ -17,7 +17,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,9 @@ class Catalog:
     source: str = "<memory>"
     # Names (and aliases) of entries marked ``not_entity: true``: no entity, nothing bound.
     not_entities: tuple[str, ...] = ()
+    # ``discover: true``: the catalog is a curation of what discovery finds, applied on every
+    # build (``zehn.reading.names.curated``); without it the catalog is the whole list
+    discover: bool = False
 
     def by_id(self) -> dict[str, Entity]:
         return {e.id: e for e in self.entities}
@@ -97,7 +100,11 @@ class Catalog:
         entries = data.get("entities") if isinstance(data, Mapping) else data
         if not isinstance(entries, list):
             raise CatalogError(str(path), "expected a list of entities (or `entities:` list)")
-        return cls.from_entries(entries, str(path))
+        discover = data.get("discover", False) if isinstance(data, Mapping) else False
+        if not isinstance(discover, bool):
+            raise CatalogError(str(path), f"discover must be true or false, not {discover!r}")
+        catalog = cls.from_entries(entries, str(path))
+        return replace(catalog, discover=discover) if discover else catalog
 
 
 def _entity(entry: Any, index: int, source: str) -> Entity:
@@ -135,12 +142,14 @@ def _entity(entry: Any, index: int, source: str) -> Entity:
 _ORIGINS = ("catalog", "discovered")
 
 
-def catalog_yaml(entries: Sequence[Mapping[str, object]], header: str = "") -> str:
+def catalog_yaml(
+    entries: Sequence[Mapping[str, object]], header: str = "", *, discover: bool = False
+) -> str:
     """A catalog file of ``entries`` (``entities:`` list) that ``Catalog.load`` reads back;
-    ``header`` lines become comments at the top."""
+    ``header`` lines become comments at the top; ``discover``: a curation of discovery."""
     comments = "".join(f"# {line}".rstrip() + "\n" for line in header.splitlines())
     body = yaml.safe_dump(
-        {"entities": [dict(e) for e in entries]},
+        {**({"discover": True} if discover else {}), "entities": [dict(e) for e in entries]},
         sort_keys=False,
         allow_unicode=True,
         width=100,
@@ -188,14 +197,20 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def save_catalog(path: Path, entries: Sequence[Mapping[str, object]], header: str = "") -> Path:
+def save_catalog(
+    path: Path,
+    entries: Sequence[Mapping[str, object]],
+    header: str = "",
+    *,
+    discover: bool = False,
+) -> Path:
     """Validate ``entries`` as ``Catalog.load`` will read them, then write the file atomically.
 
     A bad edit raises ``CatalogError`` and leaves the file as it was; the previous file is
     kept as ``<name>.bak``, so an analyst can always go back one save.
     """
     path = Path(path)
-    text = catalog_yaml(entries, header)
+    text = catalog_yaml(entries, header, discover=discover)
     data = load_yaml(text)
     Catalog.from_entries(data["entities"], str(path))  # exactly what the file will hold
     if not path.parent.is_dir():

@@ -17,7 +17,7 @@ from zehn.reading.model import Entity, Mention
 from zehn.reading.names.binding import Binder
 from zehn.reading.names.catalog import Catalog
 from zehn.reading.names.clues import name_key
-from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.curated import corpus_entities
 from zehn.reading.names.page_binding import bind_page
 from zehn.reading.outline import headings, path_subject
 
@@ -117,7 +117,7 @@ def bind_corpus(
     Without a catalog, a document's subject binds in it by its plain name too ("cart" on the
     cart service's page).
     """
-    entities = catalog.entities if catalog else discover_entities(documents)
+    entities = corpus_entities(documents, catalog)
     binder = Binder(entities)
     bound: list[tuple[Sentence, list[Mention]]] = []
     for document in documents:

@@ -28,7 +28,7 @@ from zehn.reading.diagrams.reader import diagram_mentions
 from zehn.reading.model import Edge, Entity, Mention
 from zehn.reading.names.binding import Binder, entities_by_id
 from zehn.reading.names.catalog import Catalog
-from zehn.reading.names.discover import discover_entities
+from zehn.reading.names.curated import corpus_entities
 from zehn.reading.names.page_binding import bind_page
 from zehn.reading.names.subjects import document_subject as discovered_subject
 from zehn.reading.references.agents_zh import agent_references
@@ -549,7 +549,7 @@ def corpus_binder(
 ) -> tuple[tuple[Entity, ...], Binder]:
     """The entities a corpus is read with (the catalog's, else the discovered ones) and their
     binder: made once, then each document is read with ``read_document``."""
-    entities = tuple(catalog.entities if catalog else discover_entities(documents))
+    entities = corpus_entities(documents, catalog)
     return entities, Binder(entities)
 
 
