@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from widgets.policy_toggle import PolicyToggle
+from widgets.session import Session
 from zehn.cli import EXIT_OK, main
 from zehn.config import Settings
 from zehn.engine import Engine
@@ -128,3 +130,23 @@ def test_the_cli_prints_and_writes_the_evaluation(
     assert main([*argv, "--write"]) == EXIT_OK
     assert "written to" in capsys.readouterr().out
     assert "CALLS" in load_policy(policy_file).traversable()
+
+
+def test_the_policy_toggle_evaluates_the_active_graph_and_writes_it(
+    settings: Settings, client: GraphClient, graph: str, policy_file: Path
+) -> None:
+    _label(client, graph, correct=CALLERS, wrong=0)
+    session = Session(settings, client, graph=graph, policy=load_policy(policy_file))
+    toggle = PolicyToggle(session, directory=str(policy_file.parent))
+    assert toggle.write_button.disabled  # nothing measured yet: no control without an action
+    toggle.evaluate_button.click()
+    assert "zehn-policy-evaluation" in toggle.evaluation.value
+    assert "<td>CALLS</td>" in toggle.evaluation.value and f"{CALLERS}/{CALLERS}" in (
+        toggle.evaluation.value
+    )
+    toggle.write_button.click()
+    assert "CALLS" in session.policy.traversable()  # the written policy is the active one
+    assert "written to" in toggle.evaluation.value and toggle.write_button.disabled
+    session.graph = "no_such_graph__rules"
+    toggle.evaluate_button.click()  # an error is shown, never a traceback
+    assert "Traceback" not in toggle.evaluation.value and toggle.write_button.disabled
