@@ -23,10 +23,11 @@ from typing import Any
 
 import ipywidgets as w
 
+from widgets.build_process import BuildOutcome, BuildProcess
 from widgets.curation_model import catalog_location
-from widgets.html import BORDER, CELL, GREEN, GREY, RED, error_box, escape
+from widgets.html import BORDER, CELL, GREEN, GREY, RED, error_box, error_html, escape
 from widgets.session import CorpusSource, Session
-from zehn import BuildReport, ZehnError, build_graph
+from zehn import BuildReport, ZehnError
 from zehn.errors import CorpusError, SourceError
 from zehn.extract.pipeline import (
     BUILD_STAGES,
@@ -283,6 +284,10 @@ class CorpusView(w.VBox):
             placeholder="/path/to/catalog.yaml", ensure_option=False, layout=w.Layout(width="60%")
         )
         self.build_button = w.Button(description="Build", button_style="primary", icon="cogs")
+        self.cancel_button = w.Button(description="Cancel build", icon="stop", disabled=True)
+        self._process: BuildProcess | None = None
+        self._pending: CorpusSource | None = None
+        self._bar: _FileBar | None = None
         self.stages = _StageBars()
         self.status = w.HTML()
         self.skipped = w.HTML()
@@ -293,13 +298,15 @@ class CorpusView(w.VBox):
             (self.corpus, "zehn-corpus-name"),
             (self.catalog, "zehn-corpus-catalog"),
             (self.build_button, "zehn-corpus-build"),
+            (self.cancel_button, "zehn-corpus-cancel"),
         ):
             widget.add_class(css)
         self.folder.observe(self._folder_typed, names="value")
         self.catalog_file.observe(self._catalog_typed, names="value")
         self.source_kind.observe(lambda _: self._show_source(), names="value")
         self.catalog.observe(lambda _: self._show_catalog(), names="value")
-        self.build_button.on_click(lambda _: self.build())
+        self.build_button.on_click(lambda _: self.start_build())
+        self.cancel_button.on_click(lambda _: self.cancel_build())
         intro = w.HTML(
             "<small>Point the workbench at your own documents: a folder on this server "
             "(Confluence export, tickets, a docs tree) or uploaded files. The current graph "
@@ -313,7 +320,7 @@ class CorpusView(w.VBox):
                 self._source_box,
                 w.HBox([self.corpus, self.strategy]),
                 w.HBox([self.catalog, self.catalog_file]),
-                self.build_button,
+                w.HBox([self.build_button, self.cancel_button]),
                 self.stages,
                 self.status,
                 self.skipped,
@@ -370,29 +377,51 @@ class CorpusView(w.VBox):
     # --- building ---------------------------------------------------------------------------
 
     def build(self) -> BuildReport | None:
-        """Build the chosen corpus; show the stages, the unread files and the health."""
+        """Build the chosen corpus and wait for it (notebooks, tests); the Build button starts
+        it without waiting (``start_build``), so the kernel stays free meanwhile."""
+        process = self.start_build()
+        if process is not None:
+            process.wait()
+        return self.report
+
+    def start_build(self) -> BuildProcess | None:
+        """Start the build in a child process (``widgets.build_process``): the stages, the
+        unread files and the health follow as it reports; Cancel stops it."""
+        if self._process is not None and self._process.running:
+            return self._process
         self.build_button.disabled = True
         self.stages.reset()
         self.status.value = _state("running", "building…", GREY)
         self.skipped.value = self.health.value = ""
+        self.report = None
         try:
-            return self._build()
+            corpus, path, strategy, catalog = self._prepare()
         except ZehnError as e:
-            self.stages.finish(ok=False)
-            self.status.value = error_box(e)
+            self._failed(error_box(e))
             return None
         except OSError as e:  # a folder or catalog that cannot be read or written
-            self.stages.finish(ok=False)
-            self.status.value = error_box(CorpusError(f"{e.filename or ''}: {e.strerror or e}"))
+            self._failed(error_box(CorpusError(f"{e.filename or ''}: {e.strerror or e}")))
             return None
-        except Exception as e:
-            self.stages.finish(ok=False)
-            self.status.value = error_box(e)
-            raise
-        finally:
-            self.build_button.disabled = False
+        self._pending = CorpusSource(corpus, path, strategy, catalog)
+        self._process = BuildProcess(
+            self.session.settings, path, corpus, strategy, catalog,
+            on_event=self._event, on_done=self._finished,
+        ).start()  # fmt: skip
+        self.cancel_button.disabled = False
+        return self._process
 
-    def _build(self) -> BuildReport | None:
+    def cancel_build(self) -> None:
+        """Stop the running build; the graph stays as it was."""
+        if self._process is not None and self._process.running:
+            self.status.value = _state("running", "cancelling…", GREY)
+            self._process.cancel()
+
+    def _failed(self, html: str) -> None:
+        self.stages.finish(ok=False)
+        self.status.value = html
+        self.build_button.disabled, self.cancel_button.disabled = False, True
+
+    def _prepare(self) -> tuple[str, Path, str, Path | None]:
         corpus = checked_corpus_name(self.corpus.value)
         strategy = str(self.strategy.value)
         if self.source_kind.value == UPLOAD:
@@ -400,33 +429,53 @@ class CorpusView(w.VBox):
         else:
             path = self._folder()
         path, catalog = self._catalog_for(path, corpus)
-        report = build_graph(
-            self.session.client,
-            corpus,
-            path,
-            strategy,
-            self.session.settings,
-            catalog_path=catalog,
-            progress=self.stages.files,
-            stage=self.stages.begin,
-            lock_wait_s=0,  # a notebook must not hang: say who builds instead
-        )
+        return corpus, path, strategy, catalog
+
+    def _event(self, event: dict[str, Any]) -> None:
+        """A stage or file event of the build in the child process."""
+        if event.get("event") == "stage" and event.get("stage") in BUILD_STAGES:
+            self.stages.begin(str(event["stage"]))
+        elif event.get("event") == "files":
+            self._bar = self.stages.files(int(event.get("total") or 0))
+        elif event.get("event") == "file" and self._bar is not None:
+            self._bar.update(int(event.get("done") or 1))
+
+    def _finished(self, outcome: BuildOutcome) -> None:
+        """The build ended: show how, and make a new graph the active one."""
+        try:
+            if outcome.cancelled:
+                self.stages.finish(ok=False)
+                self.status.value = _state(
+                    "cancelled", "cancelled: the graph was not changed", GREY
+                )
+            elif outcome.report is None:
+                self.stages.finish(ok=False)
+                self.status.value = error_html(outcome.kind, outcome.reason)
+            else:
+                self._built(outcome.report)
+        finally:
+            self.build_button.disabled, self.cancel_button.disabled = False, True
+
+    def _built(self, report: BuildReport) -> None:
         self.report = report
         self.skipped.value = skipped_html(report)
         if not report.swapped:
             self.stages.finish(ok=False)
             self.status.value = error_box(
-                CorpusError(f"nothing could be ingested from {path}: the graph was not changed")
+                CorpusError(
+                    f"nothing could be ingested from {report.ingest.root}: the graph was not "
+                    "changed"
+                )
             )
-            return report
+            return
         self.stages.finish(ok=True)
         self.status.value = _state("done", f"built {report.graph}: now the active graph", GREEN)
         self.health.value = health_html(report)
         # the graph first: views that follow ``source`` (curation) read the new graph, never
         # the one it replaced
         self.session.graph = report.graph
-        self.session.source = CorpusSource(corpus, path, strategy, catalog)
-        return report
+        if self._pending is not None:
+            self.session.source = self._pending
 
     def _folder(self) -> Path:
         text = self.folder.value.strip()

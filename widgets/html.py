@@ -106,7 +106,12 @@ def highlight(text: str, offset: int, spans: Iterable[tuple[int, int] | None]) -
 def error_box(error: BaseException) -> str:
     """A clear message for an expected failure: its kind and text, never a traceback."""
     kind = type(error).__name__ if isinstance(error, ZehnError) else "Unexpected error"
+    return error_html(kind, str(error))
+
+
+def error_html(kind: str, text: str) -> str:
+    """The error box for a failure known by its kind's name and its text (a child process's)."""
     return (
         f'<div class="zehn-error" style="border-left:4px solid {RED};padding:6px 10px;'
-        f'background:#fff5f5"><b>{escape(kind)}</b>: {escape(error)}</div>'
+        f'background:#fff5f5"><b>{escape(kind)}</b>: {escape(text)}</div>'
     )

@@ -14,6 +14,7 @@ from zehn.config import Settings
 from zehn.engine import CitedAnswer, Engine
 from zehn.engine.events import Listener
 from zehn.evidence.policy import Policy, load_policy
+from zehn.extract.ingest import ProgressFactory
 from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
     BuildReport,
@@ -80,17 +81,19 @@ def ingest(
     wait_s: float | None = None,
     on_wait: WaitCallback | None = None,
     stage: StageCallback | None = None,
+    files: ProgressFactory | None = None,
 ) -> BuildReport:
     """Ingest ``path`` and extract it with ``strategy`` into the graph ``<corpus>__<strategy>``.
 
     ``progress`` shows a tqdm bar (a widget in Jupyter, stderr in a terminal). One build per
     graph runs at a time: while another holds the graph, this one waits ``wait_s`` seconds
     (None: until it ends; 0: not at all), calling ``on_wait(holder)``, then raises
-    ``BuildInProgress`` naming it. ``stage(name)`` hears each build stage begin.
+    ``BuildInProgress`` naming it. ``stage(name)`` hears each build stage begin; ``files``
+    (instead of ``progress``) is called with the number of files and returns what counts them.
     """
     settings = settings or Settings.from_env()
-    factory = None
-    if progress:
+    factory = files
+    if progress and factory is None:
         from tqdm.auto import tqdm
 
         def factory(total: int) -> Any:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from zehn import GraphClient, Settings, ZehnError, ask, check_health, ingest, load_policy
-from zehn.cli_review import add_review_parsers
+from zehn.cli_review import add_review_parsers, event_callbacks
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import ERROR, CitedAnswer
 from zehn.engine.answer import dont_know
@@ -123,6 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     ingest.add_argument("--json", action="store_true", help="print the report as JSON")
     ingest.add_argument("--no-progress", action="store_true")
     ingest.add_argument(
+        "--events", action="store_true", help="stage and file progress as JSON lines on stderr"
+    )
+    ingest.add_argument(
         "--wait",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -224,8 +227,9 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
         args.graph,
         args.strategy,
         catalog=args.catalog,
-        progress=not (args.json or args.no_progress),
+        progress=not (args.json or args.no_progress or args.events),
         wait=args.wait,
+        events=args.events,
     )
     if not report.swapped:
         if not args.json:
@@ -279,6 +283,7 @@ def _build(
     catalog: Path | None = None,
     progress: bool,
     wait: bool = True,
+    events: bool = False,
 ) -> BuildReport:
     def waiting(holder: LockHolder) -> None:
         print(f"waiting: {holder.graph} is being built ({holder.describe()})", file=sys.stderr)
@@ -286,6 +291,7 @@ def _build(
     return ingest(
         path, corpus, strategy=strategy, catalog=catalog, settings=settings, progress=progress,
         wait_s=None if wait else 0, on_wait=waiting,
+        **(event_callbacks() if events else {}),  # the workbench reads them (build_process)
     )  # fmt: skip
 
 

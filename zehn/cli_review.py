@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,24 @@ def render_evaluation(evaluation: PolicyEvaluation) -> str:
             f"  {walked:<5} {p.proposal}"
         )
     return "\n".join(lines)
+
+
+def event_callbacks() -> dict[str, Any]:
+    """``stage`` and ``files`` callbacks of ``zehn.api.ingest`` that print each event as one
+    JSON line on stderr (``zehn ingest --events``): what a build run in another process
+    reports to the workbench (``widgets.build_process``)."""
+
+    def emit(event: dict[str, Any]) -> None:
+        print(json.dumps(event), file=sys.stderr, flush=True)
+
+    class _Files:
+        def __init__(self, total: int) -> None:
+            emit({"event": "files", "total": total})
+
+        def update(self, n: int = 1) -> None:
+            emit({"event": "file", "done": n})
+
+        def close(self) -> None:
+            pass
+
+    return {"stage": lambda name: emit({"event": "stage", "stage": name}), "files": _Files}

@@ -265,3 +265,45 @@ def test_uploaded_files_are_built_and_a_bad_name_stores_nothing(
         if client.graph_exists(graph):
             client.delete_graph(graph)
         shutil.rmtree(stored, ignore_errors=True)
+
+
+OTEL_DOCS = REPO.parent / "shared" / "corpora" / "otel-demo" / "docs"
+
+
+@pytest.mark.skipif(not OTEL_DOCS.is_dir(), reason="../shared/corpora/otel-demo is absent")
+def test_a_question_is_answered_while_the_otel_demo_docs_build(
+    page: Page,
+    voila: VoilaServer,
+    sample_graph: str,
+    timings: dict[str, float],
+    client: GraphClient,
+    tmp_path: Path,
+) -> None:
+    """The build runs in a child process (the CLI's own ingest): the kernel answers in the Ask
+    tab meanwhile. The otel-demo docs are copied four times so that the build outlasts a
+    question (one copy builds in about two seconds here)."""
+    folder = tmp_path / "otel-x4"
+    for n in range(4):
+        shutil.copytree(OTEL_DOCS, folder / f"copy-{n}")
+    graph = "otel-x4__rules"
+    if client.graph_exists(graph):
+        client.delete_graph(graph)
+    open_workbench(page, voila, timings)
+    page.get_by_role("tab", name="Corpus").click()
+    _visible(page, ".zehn-corpus-folder input").fill(str(folder))
+    _visible(page, ".zehn-corpus-name input").fill("otel-x4")
+    _visible(page, "button.zehn-corpus-build").click()
+    running = _visible(page, ".zehn-build-status[data-state='running']")
+    expect(running).to_have_count(1)
+    page.get_by_role("tab", name="Ask").click()
+    status = ask(page, "If I change origin-mapper, what breaks?")  # the sample graph, active
+    expect(status).to_have_attribute("data-status", "answered")
+    page.get_by_role("tab", name="Corpus").click()
+    # the answer came while the build still ran: its status had not turned to done yet
+    assert _visible(page, ".zehn-build-status[data-state='done']").count() == 0, (
+        "the build finished before the question was answered: make the corpus larger"
+    )
+    done = _visible(page, ".zehn-build-status[data-state='done']")
+    expect(done).to_contain_text(f"built {graph}", timeout=120_000)
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+    client.delete_graph(graph)

@@ -149,6 +149,22 @@ class IngestReport:
             "elapsed_s": round(self.elapsed_s, 3),
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> IngestReport:
+        """The report ``to_dict`` wrote (a build run in another process, read back)."""
+        return cls(
+            graph=str(data["graph"]),
+            root=str(data["root"]),
+            files=int(data["files"]),
+            documents_by_type={str(k): int(v) for k, v in data["documents_by_type"].items()},
+            written=int(data["written"]),
+            unchanged=int(data["unchanged"]),
+            sentences=int(data["sentences"]),
+            chunks=int(data["chunks"]),
+            skipped=tuple(SkippedFile(**s) for s in data.get("skipped") or ()),
+            elapsed_s=float(data["elapsed_s"]),
+        )
+
     def to_frame(self) -> pd.DataFrame:
         """Documents per source type as a DataFrame."""
         import pandas as pd  # imported here: it costs half a second at start-up

@@ -155,6 +155,26 @@ class BuildReport:
         }
 
 
+def report_from_dict(data: dict[str, Any]) -> BuildReport:
+    """The ``BuildReport`` that ``to_dict`` wrote (``zehn ingest --json`` in another process)."""
+    return BuildReport(
+        graph=str(data["graph"]),
+        strategy=str(data["strategy"]),
+        ingest=IngestReport.from_dict(data["ingest"]),
+        swapped=bool(data["swapped"]),
+        extracted_documents=int(data.get("extracted_documents") or 0),
+        entities=int(data.get("entities") or 0),
+        mentions=int(data.get("mentions") or 0),
+        ambiguous_mentions=int(data.get("ambiguous_mentions") or 0),
+        edges_by_predicate={
+            str(k): int(v) for k, v in (data.get("edges_by_predicate") or {}).items()
+        },
+        notes=tuple(str(n) for n in data.get("notes") or ()),
+        extraction_s=float(data.get("extraction_s") or 0.0),
+        elapsed_s=float(data.get("elapsed_s") or 0.0),
+    )
+
+
 def build_graph(
     client: GraphClient,
     corpus: str,
