@@ -45,17 +45,25 @@ def open_engine(
 ) -> Engine:
     """An engine over ``graph`` (a full name, or a corpus with one strategy graph).
 
-    Every answer it gives states the graph's audited error rate (``audit`` limitation).
+    Every answer it gives states the graph's audited error rate (``audit`` limitation). Without
+    ``client`` the engine makes its own and closes it on ``close()`` (or as a ``with`` block).
     """
     settings = settings or Settings.from_env()
-    client = client or GraphClient.connect(settings)
     chosen = policy if isinstance(policy, Policy) else load_policy(policy or settings.policy)
     if model is None or isinstance(model, str):
         model = make_model(settings, model, max_hops=chosen.max_hops)
-    resolved = resolve_graph(client, graph or settings.graph)
+    owns = client is None
+    client = client or GraphClient.connect(settings)
+    try:
+        resolved = resolve_graph(client, graph or settings.graph)
+    except BaseException:
+        if owns:
+            client.close()
+        raise
     return Engine(
-        client, resolved, chosen, model, listener=listener, annotators={"audit": audit_summary}
-    )
+        client, resolved, chosen, model, listener=listener, annotators={"audit": audit_summary},
+        owns_client=owns,
+    )  # fmt: skip
 
 
 def ask(
@@ -67,7 +75,8 @@ def ask(
     settings: Settings | None = None,
 ) -> CitedAnswer:
     """Answer one question with verbatim citations, or say "I don't know" and why."""
-    return open_engine(graph, policy=policy, model=model, settings=settings).ask(question)
+    with open_engine(graph, policy=policy, model=model, settings=settings) as engine:
+        return engine.ask(question)
 
 
 def ingest(
@@ -99,15 +108,16 @@ def ingest(
         def factory(total: int) -> Any:
             return tqdm(total=total, unit="file", desc=f"ingest → {corpus}", file=sys.stderr)
 
-    return build_graph(
-        GraphClient.connect(settings),
-        corpus,
-        Path(path),
-        strategy,
-        settings,
-        catalog_path=Path(catalog) if catalog else None,
-        progress=factory,
-        stage=stage,
-        lock_wait_s=wait_s,
-        on_lock_wait=on_wait,
-    )
+    with GraphClient.connect(settings) as client:
+        return build_graph(
+            client,
+            corpus,
+            Path(path),
+            strategy,
+            settings,
+            catalog_path=Path(catalog) if catalog else None,
+            progress=factory,
+            stage=stage,
+            lock_wait_s=wait_s,
+            on_lock_wait=on_wait,
+        )

@@ -248,7 +248,8 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         return _error(args, f"sample corpus not found at {SAMPLE_DIR}", "SourceError")
     report = _build(settings, SAMPLE_DIR, SAMPLE_CORPUS, DEFAULT_STRATEGY, progress=not args.json)
     if SAMPLE_AUDIT_LABELS.is_file():  # the sample's hand audit, so answers state its error rate
-        AuditStore(GraphClient.connect(settings)).import_csv(SAMPLE_AUDIT_LABELS)
+        with GraphClient.connect(settings) as client:
+            AuditStore(client).import_csv(SAMPLE_AUDIT_LABELS)
     health = check_health(settings)
     answer = _answer(settings, DEMO_QUESTION, report.graph, model_name="offline")
     problems = [
@@ -333,9 +334,9 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
     corpus = args.gold.parent if args.gold.name == "gold" else args.gold
     policies = [load_policy(p.strip()) for p in args.policy.split(",") if p.strip()]
     strategies = [s.strip() for s in args.strategy.split(",") if s.strip()]
-    client = GraphClient.connect(settings)
     model = make_model(settings, args.model)
-    frame = evaluate_grid(client, corpus, strategies, policies, model, settings=settings)
+    with GraphClient.connect(settings) as client:
+        frame = evaluate_grid(client, corpus, strategies, policies, model, settings=settings)
     if args.json:
         print(frame.to_json(orient="records", indent=2))
     else:
@@ -355,10 +356,10 @@ def _compare(args: argparse.Namespace, settings: Settings) -> int:
         return _suite(args, settings)
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     corpus = args.corpus if args.corpus is not None or args.gold is not None else SAMPLE_DIR
-    client = GraphClient.connect(settings)
-    frame = compare_strategies(
-        client, corpus, strategies, settings, gold=args.gold, details=args.details
-    )
+    with GraphClient.connect(settings) as client:
+        frame = compare_strategies(
+            client, corpus, strategies, settings, gold=args.gold, details=args.details
+        )
     if args.json:
         print(frame.to_json(orient="records", indent=2, force_ascii=False))
     else:
@@ -372,10 +373,9 @@ def _suite(args: argparse.Namespace, settings: Settings) -> int:
     corpora, absent = suite_corpora(SAMPLE_DIR.parent / "gold", SAMPLE_DIR)
     for note in absent:
         print(f"skipped {note}", file=sys.stderr)
-    client = GraphClient.connect(settings)
-    frame = run_suite(
-        client, corpora, settings, progress=lambda name: print(f"building {name}", file=sys.stderr)
-    )
+    building = lambda name: print(f"building {name}", file=sys.stderr)  # noqa: E731
+    with GraphClient.connect(settings) as client:
+        frame = run_suite(client, corpora, settings, progress=building)
     if args.json:
         print(frame.to_json(orient="records", indent=2, force_ascii=False))
     else:
@@ -397,7 +397,11 @@ def _graphs(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _graph(args: argparse.Namespace, settings: Settings) -> int:
-    client = GraphClient.connect(settings)
+    with GraphClient.connect(settings) as client:
+        return _graph_action(args, client)
+
+
+def _graph_action(args: argparse.Namespace, client: GraphClient) -> int:
     if args.action == "create":
         client.create_graph(args.name)
         print(f"created graph {args.name}")

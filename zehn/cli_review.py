@@ -51,11 +51,8 @@ def add_review_parsers(sub: Any) -> None:
 
 def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
     policy = load_policy(args.policy or settings.policy)
-    client = GraphClient.connect(settings)
-    try:
+    with GraphClient.connect(settings) as client:
         evaluation = evaluate_policy(client, args.graph, policy)
-    finally:
-        client.close()
     written = str(write_evaluation(evaluation, policy)) if args.write else None
     if args.json:
         print(json.dumps({"status": "ok", "written": written, **evaluation.to_dict()}, indent=2))
@@ -67,11 +64,8 @@ def _evaluate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _export_gold(args: argparse.Namespace, settings: Settings) -> int:
-    client = GraphClient.connect(settings)
-    try:
+    with GraphClient.connect(settings) as client:
         written = export_gold(client, args.graph, args.out)
-    finally:
-        client.close()
     if args.json:
         print(json.dumps({"status": "ok", **written.to_dict()}, indent=2))
     else:

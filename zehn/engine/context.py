@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from zehn.queries.terms import search_words
+from zehn.reading.questions.asking import Asked
 from zehn.reading.vocabulary import GradeLabel
 
 MAX_RELATIONS = 5
@@ -71,3 +72,24 @@ def related_context(
                 )
             )
     return found
+
+
+def attribute_context(
+    call: ContextCall,
+    entity_ids: Sequence[str],
+    surfaces: Sequence[str],
+    question: str,
+    asked: Asked,
+) -> tuple[list[RelatedFinding], str]:
+    """For a question about an attribute the graph does not model (a port, a URL …): what the
+    sources state about the named entities, and the abstention's reason."""
+    attribute = asked.attribute or "attribute"
+    words = search_words(question, list(surfaces))
+    found = related_context(call, entity_ids, words, attribute)
+    names = ", ".join(dict.fromkeys(surfaces))
+    reason = (
+        f"the question asks for the {attribute} of {names}; the graph holds relations between "
+        f"components and not their {attribute}"
+        + ("; related sentences are listed as context" if found else "")
+    )
+    return found, reason

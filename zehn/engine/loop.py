@@ -36,7 +36,7 @@ from zehn.engine.answer import (
     ToolCallRecord,
     dont_know,
 )
-from zehn.engine.context import RelatedFinding, related_context
+from zehn.engine.context import RelatedFinding, attribute_context
 from zehn.engine.events import (
     AnswerEvent,
     Event,
@@ -81,7 +81,6 @@ from zehn.evidence.policy import Policy
 from zehn.evidence.staleness import check_citations
 from zehn.models.base import CARRIED, DraftAnswer, Exchange, Model, Question, ToolRequest, ToolSpec
 from zehn.queries import get_query
-from zehn.queries.terms import search_words
 from zehn.reading.diagrams.reader import is_diagram_edge
 from zehn.reading.lang import ZH, detect_language
 from zehn.reading.model import Entity, Mention
@@ -129,8 +128,10 @@ class Engine:
         deadline_s: float = DEFAULT_DEADLINE_S,
         annotators: Mapping[str, Annotator] | None = None,
         walk_limits: WalkLimits | None = None,
+        owns_client: bool = False,
     ) -> None:
         self.client = client
+        self.owns_client = owns_client  # ``close`` closes the client: ``open_engine`` made it
         self.walk_limits = walk_limits or WalkLimits()  # how much of a large walk is shown
         self.annotators = dict(annotators or {})
         self.graph = graph
@@ -139,6 +140,17 @@ class Engine:
         self.max_steps = max_steps
         self.deadline_s = deadline_s
         self.listener = listener
+
+    def close(self) -> None:
+        """Close the client when this engine made it (``zehn.open_engine``)."""
+        if self.owns_client:
+            self.client.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def ask(self, question: str, listener: Listener | None = None) -> CitedAnswer:
         """Answer ``question``; a multi-part question is answered part by part."""
@@ -270,18 +282,13 @@ class _Investigation:
     def _not_modelled(self, mentions: list[Mention]) -> None:
         """An attribute the graph does not model (a port, a URL …): abstain, by code, with
         what the sources do state about the entity beside the answer, never as it."""
-        attribute = self.asked.attribute or "attribute"
+        surfaces = [m.surface for m in mentions]
         ids = list(dict.fromkeys(str(m.entity_id) for m in mentions))
-        words = search_words(self.spelled, [m.surface for m in mentions])
-        self.related.extend(related_context(self._context_call, ids, words, attribute))
-        names = ", ".join(dict.fromkeys(m.surface for m in mentions))
-        raise _Stop(
-            ABSTAINED,
-            f"the question asks for the {attribute} of {names}; the graph holds relations "
-            "between components and not their "
-            f"{attribute}" + ("; related sentences are listed as context" if self.related else ""),
-            ReasonCode.ATTRIBUTE_NOT_HELD,
+        found, reason = attribute_context(
+            self._context_call, ids, surfaces, self.spelled, self.asked
         )
+        self.related.extend(found)
+        raise _Stop(ABSTAINED, reason, ReasonCode.ATTRIBUTE_NOT_HELD)
 
     def _context_call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome | None:
         """A context query: a failure is a limitation of the context, never of the answer."""
@@ -319,10 +326,9 @@ class _Investigation:
     def _walk_under(self, policy: Policy, query: str, params: dict[str, Any]) -> list[GradedPath]:
         """One of the investigation's walks under another policy, recorded with its name;
         its paths are context for the reason, never the answer's."""
-        limits = self.engine.walk_limits
-        outcome = ToolExecutor(self.engine.client, self.engine.graph, policy, limits).run(
-            query, params
-        )
+        engine = self.engine
+        tools = ToolExecutor(engine.client, engine.graph, policy, engine.walk_limits)
+        outcome = tools.run(query, params)
         recorded = {**outcome.params, "policy": policy.name}
         ids = outcome.returned_ids
         self.records.append(ToolCallRecord(query, recorded, ids, outcome.ms, None, "engine"))

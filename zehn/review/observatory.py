@@ -212,8 +212,10 @@ def graph_health(
     if graph not in {g.name for g in health.graphs}:
         return replace(base, graph_error=f"graph {graph!r} does not exist")
     try:
-        client = client or GraphClient.connect(settings)
-        return replace(base, **evidence_quality(client, graph))
+        if client is not None:
+            return replace(base, **evidence_quality(client, graph))
+        with GraphClient.connect(settings) as own:  # a client made here is closed here
+            return replace(base, **evidence_quality(own, graph))
     except GraphUnavailable as e:
         return replace(base, reachable=False, error=f"{type(e).__name__}: {e}")
     except ZehnError as e:

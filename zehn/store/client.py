@@ -284,7 +284,14 @@ class GraphClient:
         return str(kwargs.get("host", "127.0.0.1")), int(kwargs.get("port", 6379))
 
     def close(self) -> None:
+        """Release the client's connections (its pool is emptied; a later call reconnects)."""
         self._db.connection.close()
+
+    def __enter__(self) -> GraphClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _module_version(encoded: int) -> str:

@@ -151,8 +151,10 @@ def check_health(settings: Settings, client: GraphClient | None = None) -> Healt
         if settings.falkordb_url
         else f"managed server under {settings.home}"
     )
+    owned: GraphClient | None = None
     try:
-        client = client or GraphClient.connect(settings)
+        if client is None:
+            client = owned = GraphClient.connect(settings)
         location = client.location
         versions = client.server_versions()
         graphs = tuple(graph_stats(client, name) for name in client.list_graphs())
@@ -160,4 +162,7 @@ def check_health(settings: Settings, client: GraphClient | None = None) -> Healt
         return Health(reachable=False, location=location, error=f"{type(e).__name__}: {e}")
     except ZehnError as e:  # reachable, but a graph could not be counted (timeout, …)
         return Health(reachable=True, location=location, error=f"{type(e).__name__}: {e}")
+    finally:
+        if owned is not None:  # a client made here is closed here
+            owned.close()
     return Health(reachable=True, location=location, versions=versions, graphs=graphs)
