@@ -20,6 +20,7 @@ from zehn.extract.pipeline import (
     BuildReport,
     StageCallback,
     build_graph,
+    get_strategy,
     resolve_graph,
 )
 from zehn.models.base import Model
@@ -101,6 +102,7 @@ def ingest(
     (instead of ``progress``) is called with the number of files and returns what counts them.
     """
     settings = settings or Settings.from_env()
+    get_strategy(strategy)  # an unknown strategy, or the llm one without its SDK: said first
     factory = files
     if progress and factory is None:
         from tqdm.auto import tqdm

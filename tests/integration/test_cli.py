@@ -13,7 +13,7 @@ from tests.conftest import REPO
 from zehn.cli import EXIT_ERROR, EXIT_OK, EXIT_USAGE, main
 from zehn.config import Settings
 from zehn.engine import CitedAnswer
-from zehn.extract.pipeline import LLM_INSTALL
+from zehn.extract.llm_extra import LLM_INSTALL
 
 pytestmark = pytest.mark.integration
 SAMPLE = REPO / "data" / "sample"

@@ -5,6 +5,7 @@ about it: pyproject, Makefile, environment.yml, scripts/install-llm.sh, the erro
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -18,7 +19,8 @@ from packaging.utils import canonicalize_name
 
 from tests.conftest import REPO
 from zehn.errors import ExtractionError
-from zehn.extract.pipeline import GRAPHRAG_SDK, LLM_INSTALL, get_strategy
+from zehn.extract.llm_extra import GRAPHRAG_SDK, LLM_INSTALL
+from zehn.extract.pipeline import get_strategy
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -159,3 +161,30 @@ def _closure(names: set[str]) -> set[str]:
             if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
                 todo.append(canonicalize_name(requirement.name))
     return seen
+
+
+def test_importing_the_llm_strategy_without_the_sdk_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['graphrag_sdk'] = None\n"
+        "try:\n"
+        "    import zehn.extract.llm\n"
+        "except ImportError as e:\n"
+        "    print(type(e).__name__, e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.startswith("ImportError the llm strategy needs graphrag-sdk"), done.stderr
+    assert LLM_INSTALL in done.stdout  # the extra, and how to install the SDK without torch
+
+
+def test_ingest_with_the_llm_strategy_and_no_sdk_starts_no_server(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    code = (
+        "import sys; sys.modules['graphrag_sdk'] = None\n"
+        "from zehn.cli import main\n"
+        f"sys.exit(main(['ingest', {str(tmp_path)!r}, '--graph', 'x', '--strategy', 'llm']))\n"
+    )
+    env = {**os.environ, "ZEHN_HOME": str(home)}
+    env.pop("FALKORDB_URL", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "needs graphrag-sdk" in done.stderr
+    assert not (home / "falkordb").exists()  # the error came before any server was started

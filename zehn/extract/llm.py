@@ -24,12 +24,20 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from typing import Any
 
-# graphrag-sdk is not a dependency (its own pull torch): nothing imports this module but
-# zehn.extract.pipeline's llm strategy, which says how to install the SDK when it is missing
-import graphrag_sdk as gs
 import openai
-from graphrag_sdk.core.models import ExtractedEntity, ExtractedRelation, LLMResponse
 from openai.types.chat import ChatCompletion
+
+from zehn.extract.llm_extra import is_llm_module, missing_sdk_message
+
+# graphrag-sdk is not a dependency (its own pull torch, see ``llm_extra``): importing this
+# module without it says how to install it, naming the extra
+try:
+    import graphrag_sdk as gs
+    from graphrag_sdk.core.models import ExtractedEntity, ExtractedRelation, LLMResponse
+except ModuleNotFoundError as _missing:
+    if not is_llm_module(_missing):
+        raise
+    raise ImportError(missing_sdk_message(_missing), name=_missing.name) from _missing
 
 from zehn.config import Settings
 from zehn.corpus.model import Chunk, Progress, Sentence, SourceText

@@ -24,6 +24,7 @@ from zehn.extract.base import SentenceStrategy, Strategy
 from zehn.extract.catalog_aside import CatalogLoad
 from zehn.extract.cooccurrence import CooccurrenceStrategy
 from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
+from zehn.extract.llm_extra import is_llm_module, missing_sdk_message
 from zehn.extract.rules import RulesStrategy
 from zehn.extract.write import encoded, write_extraction, write_stream
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
@@ -38,29 +39,15 @@ BUILD_STAGES = ("files", "sentences", "extraction", "swap")
 StageCallback = Callable[[str], None]
 
 
-# graphrag-sdk is not a dependency of zehn: its required dependencies pull GLiNER and with it
-# several GB of torch, which the llm strategy never uses. The ``llm`` extra holds the light
-# dependencies the SDK imports; the SDK itself is installed without its own.
-GRAPHRAG_SDK = "graphrag-sdk==1.4.0"
-LLM_INSTALL = f"pip install -e '.[llm]' && pip install --no-deps '{GRAPHRAG_SDK}'"
-# what importing the llm strategy needs that a plain install does not have
-_LLM_MODULES = frozenset({"graphrag_sdk", "tiktoken", "hnswlib", "scipy", "dotenv", "pydantic"})
-
-
 def _llm() -> Strategy:
     try:
         # imported here, not at the top: a plain install has no graphrag-sdk, and every other
         # command must work without it
         from zehn.extract.llm import LLMStrategy
-    except ModuleNotFoundError as e:
-        if (e.name or "").partition(".")[0] not in _LLM_MODULES:
+    except ImportError as e:  # the SDK or a module of the llm extra is missing
+        if not is_llm_module(e):
             raise
-        raise ExtractionError(
-            f"the llm strategy needs graphrag-sdk, which is not installed (no module {e.name!r}). "
-            "Install it without its default dependencies (they pull several GB of torch the "
-            f"strategy never uses), from the zehn checkout: {LLM_INSTALL} "
-            "(or run scripts/install-llm.sh)"
-        ) from e
+        raise ExtractionError(missing_sdk_message(e)) from e
     return LLMStrategy()
 
 

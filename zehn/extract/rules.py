@@ -22,4 +22,6 @@ class RulesStrategy(SentenceStrategy):
         return sentence_edges(sentence, bound, self.name)
 
     def notes(self, skipped_ambiguous: int) -> tuple[str, ...]:
+        if not skipped_ambiguous:  # nothing to say: no "0 edges not made" line
+            return ()
         return (f"{skipped_ambiguous} edges not made: an endpoint was ambiguous",)
