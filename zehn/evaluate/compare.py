@@ -61,7 +61,6 @@ __all__ = [
     "comparison_frame",
     "edge_metrics",
     "edge_report",
-    "language_metrics",
     "stored_edges",
 ]
 
@@ -223,22 +222,6 @@ def edge_metrics(
     """Precision, recall, F1 and the trust metrics of one strategy's edges (sample gold)."""
     stated = [g for g in gold if g.stated]
     return score(judge(edges, stated, SentenceMatcher(stated, catalog)))
-
-
-def language_metrics(
-    edges: Sequence[StoredEdge], gold: Sequence[GoldRelation], catalog: Catalog | None
-) -> dict[str, Any]:
-    """Edges, precision, recall and F1 per language of the sentence: ``en_precision`` …"""
-    figures: dict[str, Any] = {}
-    for language in LANGUAGES:
-        metrics = edge_metrics(
-            [e for e in edges if detect_language(e.sentence) == language],
-            [g for g in gold if g.language == language],
-            catalog,
-        )
-        for key in ("edges", "precision", "recall", "f1", "gold_stated"):
-            figures[f"{language}_{key}"] = metrics[key]
-    return figures
 
 
 REPORT_COLUMNS = (

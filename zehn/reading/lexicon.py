@@ -377,14 +377,6 @@ def head_of(noun: str) -> Head | None:
     return HEADS.get(singular(noun))
 
 
-def cjk_head(name: str) -> Head | None:
-    """The Chinese head ending ``name`` ("Redis 注册中心" -> 注册中心), or None."""
-    for noun, head in CJK_HEADS.items():
-        if name.endswith(noun):
-            return head
-    return None
-
-
 _FUNCTION_PARTS = frozenset("of to the in on for and or by at a an per out off up".split())
 _HYPHENATED_WORDS = frozenset(
     """trade-off trade-offs built-in read-only on-call follow-up re-index re-indexed e-mail

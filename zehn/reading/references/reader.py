@@ -103,9 +103,7 @@ class _Focus(NamedTuple):
     why: str
 
 
-def document_subject(
-    document: SourceText, entities: Sequence[Entity], binder: Binder
-) -> _Focus | None:
+def page_focus(document: SourceText, entities: Sequence[Entity], binder: Binder) -> _Focus | None:
     """What the document is about: the entity its title or file path names, as discovery
     reads them (``zehn.reading.names.subjects.document_subject``), else the one entity the binder
     finds covering most of the title ("Cart Service docs")."""
@@ -134,7 +132,7 @@ def document_references(
     """Reference mentions per sentence id of ``document`` (only sentences that get one);
     ``product``: what the corpus documents, the referent of a sentence-opening "we"."""
     by_id = entities_by_id(entities)
-    subject = document_subject(document, entities, binder)
+    subject = page_focus(document, entities, binder)
     section: _Focus | None = None
     focus = subject
     previous: list[Mention] = []

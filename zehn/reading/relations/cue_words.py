@@ -176,17 +176,6 @@ def first_chars(pattern: re.Pattern[str]) -> frozenset[str] | None:
         return None
 
 
-def _alternatives(items: list[tuple[Any, Any]]) -> list[list[tuple[Any, Any]]]:
-    """The top-level alternatives of a parsed pattern ("A|B|C"), or the pattern itself."""
-    if len(items) == 1 and items[0][0] is sre.BRANCH:
-        return [list(branch) for branch in items[0][1][1]]
-    return [items]
-
-
-def _uncased(char: str) -> bool:
-    return char.lower() == char == char.upper()
-
-
 # ASCII letters and the characters case folding maps onto them
 _FOLDED = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
 
