@@ -16,17 +16,17 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from zehn import GraphClient, Settings, ZehnError, ask, check_health, ingest, load_policy
-from zehn.cli_review import add_review_parsers, event_callbacks
+from zehn.cli_parser import UsageError, build_parser
+from zehn.cli_review import event_callbacks
 from zehn.corpus.sample import SAMPLE_AUDIT_LABELS, SAMPLE_CORPUS, SAMPLE_DIR
 from zehn.engine import ERROR, CitedAnswer
 from zehn.engine.answer import dont_know
 from zehn.engine.render import render_answer
 from zehn.extract.pipeline import (
     DEFAULT_STRATEGY,
-    STRATEGIES,
     BuildReport,
     CorpusLayout,
     resolve_graph,
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-    except _UsageError as e:
+    except UsageError as e:
         return _usage_error(e, argv)
     if not getattr(args, "handler", None):
         parser.print_help()
@@ -83,141 +83,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _json_error(args, f"unexpected {type(e).__name__}: {e}", type(e).__name__)
 
 
-class _UsageError(Exception):
-    """Bad usage, raised by ``_Parser`` instead of argparse's print-and-exit."""
-
-    def __init__(self, prog: str, usage: str, message: str) -> None:
-        self.prog = prog
-        self.usage = usage.strip()
-        self.message = message
-        super().__init__(message)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises on bad usage, so that ``--json`` can answer it in JSON too
-    (subcommand parsers are made of the same class)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(self.prog, self.format_usage(), message)
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="zehn", description="Citation-first GraphRAG workbench")
-    sub = parser.add_subparsers(dest="command")
-
-    demo = sub.add_parser(
-        "demo", help="build the sample graph, print its health, answer a change-impact question"
+    return build_parser(
+        {
+            "demo": _demo,
+            "ingest": _ingest,
+            "ask": _ask,
+            "graphs": _graphs,
+            "compare": _compare,
+            "eval": _eval,
+            "graph": _graph,
+            "catalog": _catalog,
+            "health": _health,
+            "lab": _lab,
+            "server": _server,
+        }
     )
-    demo.add_argument("--json", action="store_true")
-    demo.set_defaults(handler=_demo)
-
-    ingest = sub.add_parser(
-        "ingest", help="ingest a corpus and extract edges into the graph NAME__STRATEGY"
-    )
-    ingest.add_argument("path", type=Path, help="a corpus folder (sources/, catalog.yaml) or files")
-    ingest.add_argument("--graph", required=True, help="corpus name; the graph is NAME__STRATEGY")
-    ingest.add_argument("--strategy", default=DEFAULT_STRATEGY, help=", ".join(STRATEGIES))
-    ingest.add_argument(
-        "--catalog", type=Path, help="entity catalog YAML (default: PATH/catalog.yaml)"
-    )
-    ingest.add_argument("--json", action="store_true", help="print the report as JSON")
-    ingest.add_argument("--no-progress", action="store_true")
-    ingest.add_argument(
-        "--events", action="store_true", help="stage and file progress as JSON lines on stderr"
-    )
-    ingest.add_argument(
-        "--wait",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="while another build of the same graph runs, wait for it (default: a script "
-        "that builds gets the graph complete either way) or, with --no-wait, exit 1 naming it",
-    )
-    ingest.set_defaults(handler=_ingest)
-
-    ask = sub.add_parser(
-        "ask", help="answer a question with verbatim citations, or say I don't know"
-    )
-    ask.add_argument("question")
-    ask.add_argument("--graph", help="graph or corpus name (default: ZEHN_GRAPH)")
-    ask.add_argument("--policy", help="traversal policy name or YAML path (default: ZEHN_POLICY)")
-    ask.add_argument("--model", choices=["offline", "openai"], help="default: ZEHN_MODEL")
-    ask.add_argument("--json", action="store_true", help="print the answer contract as JSON")
-    ask.set_defaults(handler=_ask)
-
-    graphs = sub.add_parser("graphs", help="list named graphs with counts")
-    graphs.add_argument("--json", action="store_true")
-    graphs.set_defaults(handler=_graphs)
-
-    compare = sub.add_parser("compare", help="build each strategy's graph and score it on gold")
-    compare.add_argument(
-        "--corpus",
-        type=Path,
-        help="corpus folder or files (default: the gold's `corpus:`, else data/sample)",
-    )
-    compare.add_argument(
-        "--gold", type=Path, help="gold folder with relations.yaml (default: CORPUS/gold)"
-    )
-    compare.add_argument("--strategies", default=",".join(STRATEGIES))
-    compare.add_argument(
-        "--details", action="store_true", help="list unmatched edges and missed gold relations"
-    )
-    compare.add_argument(
-        "--suite",
-        action="store_true",
-        help="build every corpus with gold (data/gold/*, the sample) with rules: one table",
-    )
-    compare.add_argument("--json", action="store_true")
-    compare.set_defaults(handler=_compare)
-
-    evaluate = sub.add_parser("eval", help="ask every gold question and score the answers")
-    evaluate.add_argument("--gold", type=Path, default=SAMPLE_DIR, help="corpus folder with gold/")
-    evaluate.add_argument("--strategy", default="rules", help="comma-separated strategies")
-    evaluate.add_argument("--policy", default="production", help="comma-separated policies")
-    evaluate.add_argument("--model", choices=["offline", "openai"], default="offline")
-    evaluate.add_argument("--json", action="store_true")
-    evaluate.set_defaults(handler=_eval)
-
-    graph = sub.add_parser("graph", help="create, copy or delete a named graph")
-    graph_sub = graph.add_subparsers(dest="action", required=True)
-    create = graph_sub.add_parser("create")
-    create.add_argument("name")
-    copy = graph_sub.add_parser("copy")
-    copy.add_argument("source")
-    copy.add_argument("target")
-    delete = graph_sub.add_parser("delete")
-    delete.add_argument("name")
-    graph.set_defaults(handler=_graph)
-
-    catalog = sub.add_parser("catalog", help="entity catalogs: suggest one for a corpus")
-    catalog_sub = catalog.add_subparsers(dest="action", required=True)
-    suggest = catalog_sub.add_parser(
-        "suggest", help="discover the corpus's entities and write them as a catalog to curate"
-    )
-    suggest.add_argument("path", type=Path, help="a corpus folder (sources/) or files")
-    suggest.add_argument("--out", type=Path, help="write the catalog YAML here (default: stdout)")
-    suggest.add_argument("--json", action="store_true", help="print the suggestion as JSON")
-    catalog.set_defaults(handler=_catalog)
-
-    health = sub.add_parser("health", help="server reachability, version, per-graph counts")
-    health.add_argument("--json", action="store_true")
-    health.set_defaults(handler=_health)
-
-    lab = sub.add_parser("lab", help="open JupyterLab on the workbench notebook")
-    lab.add_argument("--no-browser", action="store_true", help="headless: print the URL instead")
-    lab.add_argument("--voila", action="store_true", help="serve the workbench as an app (Voila)")
-    lab.add_argument(
-        "--app",
-        action="store_true",
-        help="JupyterLab that opens on the workbench as an app (Voila), the notebooks a link away",
-    )
-    lab.add_argument("--port", type=int, default=8888)
-    lab.set_defaults(handler=_lab)
-
-    add_review_parsers(sub)  # zehn policy evaluate, zehn audit export-gold (zehn.cli_review)
-    server = sub.add_parser("server", help="the managed local FalkorDB server")
-    server.add_argument("action", choices=["start", "stop", "status"])
-    server.set_defaults(handler=_server)
-    return parser
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -595,7 +476,7 @@ def _error_answer(
     return {**answer.to_dict(), "question": question, "graph": graph, "model": model}
 
 
-def _usage_error(error: _UsageError, argv: list[str]) -> int:
+def _usage_error(error: UsageError, argv: list[str]) -> int:
     """Bad usage exits 2: argparse's usage and message on stderr, or with ``--json`` in the
     arguments the JSON error object (the arguments did not parse, so they are read loosely)."""
     if "--json" not in argv:
