@@ -27,6 +27,7 @@ from zehn.extract.ingest import IngestReport, ProgressFactory, ingest_path
 from zehn.extract.llm_extra import is_llm_module, missing_sdk_message
 from zehn.extract.rules import RulesStrategy
 from zehn.extract.write import encoded, write_extraction, write_stream
+from zehn.reading.names.catalog import Catalog
 from zehn.store.client import WRITE_TIMEOUT_MS, GraphClient
 from zehn.store.lock import BuildLock, WaitCallback
 
@@ -228,35 +229,14 @@ def _build_graph(
             client.delete_graph(staging)
             return BuildReport(target, strategy.name, ingest, swapped=False)
         fingerprint = _fingerprint(strategy, catalog_file)
-        incremental = not rebuild and catalog is not None
-        whole = not (incremental and _meta(client, staging).get("fingerprint") == fingerprint)
-        if whole:  # every document is read again: what the graph holds is this build's
-            _clear_extraction(client, staging)
-            doc_ids = _all_document_ids(client, staging)
-        else:
-            doc_ids = list(ingest.written_ids)
+        whole, doc_ids = _to_read(client, staging, ingest, fingerprint, rebuild or catalog is None)
         _begin(stage, "sentences")
         sources = _source_texts(client, staging, doc_ids, written)
         written.clear()
         _begin(stage, "extraction")
-        extraction_started = time.perf_counter()
-        if isinstance(strategy, SentenceStrategy):  # each run written while the next is read
-            stream = strategy.stream(sources, catalog, settings, finish=encoded)
-            write_stream(client, staging, stream, loading.entity_batches(stream.entities))
-            notes = strategy.notes(stream.skipped_ambiguous)
-        else:
-            extraction = strategy.extract(sources, catalog, settings)
-            write_extraction(client, staging, extraction)
-            notes = extraction.notes
-        extraction_s = time.perf_counter() - extraction_started
+        done = _extract(client, staging, strategy, sources, catalog, settings, loading, whole)
         _write_meta(client, staging, corpus, strategy, fingerprint, layout.sources)
         entity_count = int(client.read(staging, "MATCH (e:Entity) RETURN count(e)").scalar() or 0)
-        if whole and isinstance(strategy, SentenceStrategy):  # counted as the runs were read
-            counts = dict(sorted(stream.edge_counts.items()))
-            mention_count, ambiguous_count = stream.mention_spans, stream.ambiguous_spans
-        else:  # some edges were kept from before: count what the graph holds
-            counts = _edge_counts(client, staging)
-            mention_count, ambiguous_count = _mention_counts(client, staging)
     except BaseException:
         loading.close()
         if client.graph_exists(staging):
@@ -271,13 +251,66 @@ def _build_graph(
         swapped=True,
         extracted_documents=len(sources),
         entities=entity_count,
-        mentions=mention_count,
-        ambiguous_mentions=ambiguous_count,
-        edges_by_predicate=counts,
-        notes=notes,
-        extraction_s=extraction_s,
+        mentions=done.mentions,
+        ambiguous_mentions=done.ambiguous,
+        edges_by_predicate=done.counts,
+        notes=done.notes,
+        extraction_s=done.seconds,
         elapsed_s=time.perf_counter() - started,
     )
+
+
+def _to_read(
+    client: GraphClient, staging: str, ingest: IngestReport, fingerprint: str, whole: bool
+) -> tuple[bool, list[str]]:
+    """Which documents to extract: all of them (``whole``, or another strategy version or
+    catalog since the last build), else only those this ingest wrote (an incremental build);
+    for a whole build the old extraction is cleared first."""
+    whole = whole or _meta(client, staging).get("fingerprint") != fingerprint
+    if not whole:
+        return False, list(ingest.written_ids)
+    _clear_extraction(client, staging)  # what the graph holds is this build's
+    return True, _all_document_ids(client, staging)
+
+
+@dataclass(frozen=True)
+class _Extracted:
+    """What the extraction wrote: its notes, edge counts and mentions, and how long it took."""
+
+    notes: tuple[str, ...]
+    counts: dict[str, int]
+    mentions: int
+    ambiguous: int
+    seconds: float
+
+
+def _extract(
+    client: GraphClient,
+    staging: str,
+    strategy: Strategy,
+    sources: list[SourceText],
+    catalog: Catalog | None,
+    settings: Settings,
+    loading: CatalogLoad,
+    whole: bool,
+) -> _Extracted:
+    """Extract ``sources`` into the staging graph: a sentence strategy writes each run while
+    the next is read, and a whole build counts as it goes; otherwise the graph is counted."""
+    started = time.perf_counter()
+    if isinstance(strategy, SentenceStrategy):
+        stream = strategy.stream(sources, catalog, settings, finish=encoded)
+        write_stream(client, staging, stream, loading.entity_batches(stream.entities))
+        notes = strategy.notes(stream.skipped_ambiguous)
+        seconds = time.perf_counter() - started
+        if whole:  # counted as the runs were read
+            counts = dict(sorted(stream.edge_counts.items()))
+            return _Extracted(notes, counts, stream.mention_spans, stream.ambiguous_spans, seconds)
+    else:
+        extraction = strategy.extract(sources, catalog, settings)
+        write_extraction(client, staging, extraction)
+        notes, seconds = extraction.notes, time.perf_counter() - started
+    mentions, ambiguous = _mention_counts(client, staging)  # some edges kept from before
+    return _Extracted(notes, _edge_counts(client, staging), mentions, ambiguous, seconds)
 
 
 def _begin(stage: StageCallback | None, name: str) -> None:
