@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from zehn.corpus.model import SourceType
-from zehn.engine.answer import ANSWERED, CitedAnswer
+from zehn.engine.answer import ANSWERED, Citation, CitedAnswer
 
 _SOURCE_NAMES: dict[str, str] = {
     SourceType.CONFLUENCE: "Confluence",
@@ -16,25 +16,8 @@ _SOURCE_NAMES: dict[str, str] = {
 
 
 def render_answer(answer: CitedAnswer) -> str:
-    lines = []
-    badge = answer.policy.get("badge")
-    if badge:
-        lines.append(f"[{badge}]")
-    lines.append(f"Q: {answer.question}")
-    lines.append(f"status: {answer.status.upper()}")
-    lines.append("")
-    lines.append(answer.answer)
-    if answer.reason:
-        lines.append(f"\nwhy: {answer.reason}")
-    if answer.identities:
-        lines.append("\nidentities:")
-        for identity in answer.identities:
-            evidence = ", ".join(identity.evidence) or "no mentions"
-            lines.append(f"  - {identity.name} ({identity.kind}, {identity.id}): {evidence}")
-    for i, part in enumerate(answer.parts, start=1):
-        lines.append(f"\npart {i} ({part.status}): {part.question}")
-        if part.reason:
-            lines.append(f"  why: {part.reason}")
+    """The terminal rendering: the answer, its context, sources, paths and limitations."""
+    lines = _head(answer)
     if answer.related:
         lines.append("\nrelated (context the sources state, not the answer):")
         lines.extend(
@@ -43,26 +26,7 @@ def render_answer(answer: CitedAnswer) -> str:
     if answer.citations:
         lines.append("\nsources:")
         for c in answer.citations:
-            kind = _SOURCE_NAMES.get(c.source_type, c.source_type)
-            date = f", {c.date[:10]}" if c.date else ""
-            marks = [
-                mark
-                for mark, on in (
-                    ("diagram line", c.diagram_line),
-                    ("found by search", c.found_by == "search"),
-                    ("related context", c.role == "related"),
-                )
-                if on
-            ]
-            lines.append(f'  [{c.n}] "{c.quote}"' + (f" ({', '.join(marks)})" if marks else ""))
-            lines.append(f"      — {c.title} ({kind}{date}) {c.id}")
-            if c.stale:
-                because = (
-                    f'superseded by "{c.superseded_quote}" ({c.superseded_by})'
-                    if c.superseded_by
-                    else c.stale_reason
-                )
-                lines.append(f"      STALE: {because}")
+            lines.extend(_source(c))
     if answer.paths and answer.status != ANSWERED:
         lines.append("\npaths found (not claimed):")
         for path in answer.paths[:10]:
@@ -78,3 +42,47 @@ def render_answer(answer: CitedAnswer) -> str:
         lines.append("limitations:")
         lines.extend(f"  - {note}" for note in answer.limitations)
     return "\n".join(lines)
+
+
+def _head(answer: CitedAnswer) -> list[str]:
+    """The badge, the question, the status, the answer and why; identities and parts."""
+    badge = answer.policy.get("badge")
+    lines = [f"[{badge}]"] if badge else []
+    lines += [f"Q: {answer.question}", f"status: {answer.status.upper()}", "", answer.answer]
+    if answer.reason:
+        lines.append(f"\nwhy: {answer.reason}")
+    if answer.identities:
+        lines.append("\nidentities:")
+        for identity in answer.identities:
+            evidence = ", ".join(identity.evidence) or "no mentions"
+            lines.append(f"  - {identity.name} ({identity.kind}, {identity.id}): {evidence}")
+    for i, part in enumerate(answer.parts, start=1):
+        lines.append(f"\npart {i} ({part.status}): {part.question}")
+        if part.reason:
+            lines.append(f"  why: {part.reason}")
+    return lines
+
+
+def _source(c: Citation) -> list[str]:
+    """One numbered source: the quote with its marks, where it is from, and why it is stale."""
+    kind = _SOURCE_NAMES.get(c.source_type, c.source_type)
+    date = f", {c.date[:10]}" if c.date else ""
+    marks = [
+        mark
+        for mark, on in (
+            ("diagram line", c.diagram_line),
+            ("found by search", c.found_by == "search"),
+            ("related context", c.role == "related"),
+        )
+        if on
+    ]
+    lines = [f'  [{c.n}] "{c.quote}"' + (f" ({', '.join(marks)})" if marks else "")]
+    lines.append(f"      — {c.title} ({kind}{date}) {c.id}")
+    if c.stale:
+        because = (
+            f'superseded by "{c.superseded_quote}" ({c.superseded_by})'
+            if c.superseded_by
+            else c.stale_reason
+        )
+        lines.append(f"      STALE: {because}")
+    return lines

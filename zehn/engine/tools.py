@@ -84,43 +84,10 @@ class ToolExecutor:
             ms = (time.perf_counter() - started) * 1000
             return ToolOutcome(name, params, {"rows": rows, "count": len(rows)}, (), ms, (), rows)
         bound = self._bind_policy(query, params)
-        cut: list[int] = []  # depths whose walk reached the row limit
-        bounded: Bounded | None = None
-        if query.frontier is not None:  # each reached entity once; a large walk is bounded
-            bounded = self._frontier(query.frontier, bound)
-        if bounded is not None:
-            rows = []
-        elif query.variants:  # paths of every length up to depth, each from its fixed variant
-            rows = []
-            for depth in range(1, int(params["depth"]) + 1):
-                found = self._read(query, {**bound, "depth": depth})
-                if len(found) >= MAX_PATH_ROWS:
-                    cut.append(depth)
-                rows.extend(found)
-        else:
-            rows = self._read(query, bound)
-            if query.returns_paths and len(rows) >= MAX_PATH_ROWS:
-                cut.append(1)
+        rows, cut, bounded = self._walk(query, params, bound)
         if query.returns_paths:
             paths = list(bounded.paths) if bounded else self._graded_paths(rows)
-            payload: dict[str, Any] = {
-                "paths": [_path_for_model(p) for p in paths],
-                "count": len(paths),
-            }
-            if bounded is not None:
-                payload.update(bounded.payload())
-                payload["truncated"] = _bounded_note(bounded)
-            if cut:
-                payload["truncated"] = (
-                    f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
-                    f"{', '.join(map(str, cut))}: more entities may be at risk"
-                )
-            asked = params.get("predicate")
-            if query.policy_binding == "predicates" and asked in self.policy.blocked():
-                payload["policy_note"] = (
-                    f"{asked} is not traversed by policy {self.policy.name}: "
-                    f"{self.policy.blocked()[asked]}; this is a direct lookup"
-                )
+            payload = self._path_payload(query, params, paths, bounded, cut)
             ids = tuple(dict.fromkeys(sid for p in paths for h in p.hops for sid in h.sentence_ids))
             ms = (time.perf_counter() - started) * 1000
             return ToolOutcome(name, params, payload, ids, ms, tuple(paths), rows)
@@ -137,6 +104,59 @@ class ToolExecutor:
             payload["paths"] = [_path_for_model(p) for p in read_again]
         ms = (time.perf_counter() - started) * 1000
         return ToolOutcome(name, params, payload, ids, ms, read_again, rows)
+
+    def _walk(
+        self, query: NamedQuery, params: dict[str, Any], bound: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[int], Bounded | None]:
+        """The query's rows: a frontier walk (bounded), every depth's fixed variant, or one
+        read; with the depths whose rows reached the limit."""
+        cut: list[int] = []  # depths whose walk reached the row limit
+        if query.frontier is not None:  # each reached entity once; a large walk is bounded
+            bounded = self._frontier(query.frontier, bound)
+            if bounded is not None:
+                return [], cut, bounded
+        if query.variants:  # paths of every length up to depth, each from its fixed variant
+            rows: list[dict[str, Any]] = []
+            for depth in range(1, int(params["depth"]) + 1):
+                found = self._read(query, {**bound, "depth": depth})
+                if len(found) >= MAX_PATH_ROWS:
+                    cut.append(depth)
+                rows.extend(found)
+            return rows, cut, None
+        rows = self._read(query, bound)
+        if query.returns_paths and len(rows) >= MAX_PATH_ROWS:
+            cut.append(1)
+        return rows, cut, None
+
+    def _path_payload(
+        self,
+        query: NamedQuery,
+        params: dict[str, Any],
+        paths: list[GradedPath],
+        bounded: Bounded | None,
+        cut: list[int],
+    ) -> dict[str, Any]:
+        """What the model reads of a walk: its paths, how it was bounded or cut, and that a
+        predicate the policy blocks was looked up directly."""
+        payload: dict[str, Any] = {
+            "paths": [_path_for_model(p) for p in paths],
+            "count": len(paths),
+        }
+        if bounded is not None:
+            payload.update(bounded.payload())
+            payload["truncated"] = _bounded_note(bounded)
+        if cut:
+            payload["truncated"] = (
+                f"the walk stopped at {MAX_PATH_ROWS} paths at depth "
+                f"{', '.join(map(str, cut))}: more entities may be at risk"
+            )
+        asked = params.get("predicate")
+        if query.policy_binding == "predicates" and asked in self.policy.blocked():
+            payload["policy_note"] = (
+                f"{asked} is not traversed by policy {self.policy.name}: "
+                f"{self.policy.blocked()[asked]}; this is a direct lookup"
+            )
+        return payload
 
     def internal(self, name: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an engine-side query; list parameters are sent in bounded batches. Rows of a
