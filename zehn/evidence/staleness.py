@@ -314,6 +314,35 @@ def assess(
     policy_name: str = "",
 ) -> Staleness:
     """The staleness of one cited sentence, given the edges it backs and later candidates."""
+    superseding = _superseding(cited, edges, candidates)
+    if superseding is not None:
+        best, kind, why = superseding
+        on = (
+            (best.day or "undated")[:10]
+            if best.document != cited.document
+            else "later, same document"
+        )
+        reason = f"{why} ({on}, {best.sentence_id}): {best.text!r}"
+        return Staleness(
+            cited.sentence_id, True, kind, best.sentence_id, best.text, best.day, reason, cited.day
+        )
+    if max_age_days is not None and cited.date is not None:
+        today = today or datetime.now(UTC).date()
+        age = (today - cited.date.date()).days
+        if age > max_age_days:
+            reason = (
+                f"dated {cited.date.date().isoformat()}, {age} days before {today.isoformat()}; "
+                f"policy {policy_name or '(unnamed)'} allows at most {max_age_days} days"
+            )
+            return Staleness(cited.sentence_id, True, TOO_OLD, reason=reason, date=cited.day)
+    return Staleness(cited.sentence_id, False, date=cited.day)
+
+
+def _superseding(
+    cited: Statement, edges: Sequence[Edge], candidates: Sequence[Statement]
+) -> tuple[Statement, str, str] | None:
+    """The later statement that supersedes the cited one for one of its edges, with the kind
+    and reason: the strongest kind first, then the earliest, then the first in its document."""
     found: list[tuple[int, datetime, str, int, Statement, str, str]] = []
     itself = next((c for c in candidates if c.sentence_id == cited.sentence_id), None)
     if itself is not None:  # "billing no longer depends on ledger-v1" states the supersession
@@ -326,51 +355,12 @@ def assess(
             if graded is not None:
                 kind, why = graded
                 when = statement.date or datetime.max.replace(tzinfo=UTC)
-                found.append(
-                    (
-                        KINDS.index(kind),
-                        when,
-                        statement.document,
-                        statement.start,
-                        statement,
-                        kind,
-                        why,
-                    )
-                )
-    effective = cited.day
-    if found:
-        _, _, _, _, best, kind, why = min(found, key=lambda f: f[:4])
-        on = (
-            (best.day or "undated")[:10]
-            if best.document != cited.document
-            else "later, same document"
-        )
-        return Staleness(
-            cited.sentence_id,
-            True,
-            kind,
-            best.sentence_id,
-            best.text,
-            best.day,
-            f"{why} ({on}, {best.sentence_id}): {best.text!r}",
-            effective,
-        )
-    if max_age_days is not None and cited.date is not None:
-        today = today or datetime.now(UTC).date()
-        age = (today - cited.date.date()).days
-        if age > max_age_days:
-            return Staleness(
-                cited.sentence_id,
-                True,
-                TOO_OLD,
-                reason=(
-                    f"dated {cited.date.date().isoformat()}, "
-                    f"{age} days before {today.isoformat()}; "
-                    f"policy {policy_name or '(unnamed)'} allows at most {max_age_days} days"
-                ),
-                date=effective,
-            )
-    return Staleness(cited.sentence_id, False, date=effective)
+                key = (KINDS.index(kind), when, statement.document, statement.start)
+                found.append((*key, statement, kind, why))
+    if not found:
+        return None
+    *_, best, kind, why = min(found, key=lambda f: f[:4])
+    return best, kind, why
 
 
 # --- reading the graph ----------------------------------------------------------------------
