@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,42 +219,52 @@ def ingest_path(
     existing = {str(i): str(sha) for i, sha in client.read(graph, _EXISTING).rows}
 
     skipped: list[SkippedFile] = []
-    seen: dict[str, str] = {}
     bar = progress(len(files)) if progress else None
     writer = _BatchWriter(client, graph, existing, skipped, bar, keep)
     try:
-        for file in files:
-            try:
-                documents = _load_unique(file, base, seen)
-            except SourceError as e:
-                skipped.append(SkippedFile(str(file), e.reason, type(e).__name__))
-                _advance(bar)
-                continue
-            for doc, sentences in documents:
-                writer.add(str(file), doc, sentences)
-            _advance(bar)
-        writer.flush()
-        writer.settle()
+        _write_files(files, base, writer, skipped, bar)
     finally:  # metadata of unchanged documents is rewritten too: what was kept is stale
         writer.close()
         bump_revision(client, graph)
         if bar is not None:
             bar.close()
-    by_type, written, unchanged = writer.by_type, writer.written, writer.unchanged
-    sentences_total, chunks_total = writer.sentences, writer.chunks
     return IngestReport(
         graph=graph,
         root=str(root),
         files=len(files),
-        documents_by_type=dict(sorted(by_type.items())),
-        written=len(written),
-        unchanged=unchanged,
-        sentences=sentences_total,
-        chunks=chunks_total,
+        documents_by_type=dict(sorted(writer.by_type.items())),
+        written=len(writer.written),
+        unchanged=writer.unchanged,
+        sentences=writer.sentences,
+        chunks=writer.chunks,
         skipped=tuple(skipped),
         elapsed_s=time.perf_counter() - started,
-        written_ids=tuple(written),
+        written_ids=tuple(writer.written),
     )
+
+
+def _write_files(
+    files: Sequence[Path],
+    base: Path,
+    writer: _BatchWriter,
+    skipped: list[SkippedFile],
+    bar: Any,
+) -> None:
+    """Load each file and hand its documents to the writer; a file that cannot be read is
+    skipped with the reason, the bar advanced either way."""
+    seen: dict[str, str] = {}
+    for file in files:
+        try:
+            documents = _load_unique(file, base, seen)
+        except SourceError as e:
+            skipped.append(SkippedFile(str(file), e.reason, type(e).__name__))
+            _advance(bar)
+            continue
+        for doc, sentences in documents:
+            writer.add(str(file), doc, sentences)
+        _advance(bar)
+    writer.flush()
+    writer.settle()
 
 
 def _load_unique(
