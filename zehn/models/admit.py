@@ -52,7 +52,8 @@ def closest(path: Mapping[str, Any], plan: Plan) -> Mapping[str, Any]:
                 key=lambda x: (
                     -len(question_words(str(x[1].get("quote") or ""), ()) & plan.words),
                     -_written(str(x[1].get("quote") or ""), plan.names),
-                    x[0],
+                    x[0] > 0,  # the grader's best sentence first, then the others
+                    str(x[1].get("sentence_id") or ""),  # by id, not the rows' order
                 ),
             )
             sentences = [g for _, g in ranked]

@@ -217,48 +217,9 @@ class OfflineModel:
         if plan.intent in ("yes_no", "lookup_out", "lookup_in"):
             supported = admitted(plan, supported, results)
         if plan.intent == "yes_no":
-            a, b = (plan.other, plan.focus) if plan.passive else (plan.focus, plan.other)
-            hops = [
-                h
-                for p in supported
-                for h in p["hops"]
-                if a and b and between(h, plan.predicates, a, b)
-            ]
-            if not hops:
-                return DraftAnswer(say.no_source)
-            h = {**hops[0], "corroborated": True}
-            also = []
-            for more in plan.also:  # "does X call A and B?": yes only if each is stated
-                found = [
-                    g
-                    for p in supported
-                    for g in p["hops"]
-                    if a and between(g, plan.predicates, a, more)
-                ]
-                if not found:
-                    return DraftAnswer(say.no_source)
-                also.append(found[0])
-            names = _names(paths, plan)
-            text = say.step_sep.join(f"{_hop_text(g, names, say)} {_cite(g)}" for g in (h, *also))
-            return DraftAnswer(
-                f"{say.yes}{text}", tuple(dict.fromkeys(i for g in (h, *also) for i in _cited(g)))
-            )
+            return _yes_no(plan, supported, paths)
         if plan.intent in ("lookup_out", "lookup_in"):
-            outward = plan.intent == "lookup_out"
-            found = [
-                (h, answer)
-                for p in supported
-                for h in p["hops"]
-                if (answer := answering(h, plan.predicates, plan.about, outward)) is not None
-                and answer not in plan.condition
-                and answer not in plan.about  # a part of the focus answers nothing about it
-            ]
-            if plan.kinds:
-                found = [(h, e) for h, e in found if e.split(":")[0] in plan.kinds]
-            names = _names(paths, plan)
-            return _listing(
-                [h for h, _ in found], lambda h: f"{_hop_text(h, names, say)} {_cite(h)}", say
-            )
+            return _lookup(plan, supported, paths)
         if plan.intent == "path":
             supported = [p for p in supported if p["nodes"][-1] == plan.other]
         if plan.behind:
@@ -457,6 +418,64 @@ def _listing(hops: list[Mapping[str, Any]], line: Any, say: Phrases) -> DraftAns
     return DraftAnswer(text, tuple(dict.fromkeys(i for h in unique for i in _cited(h))))
 
 
+def _yes_no(
+    plan: Plan, supported: list[Mapping[str, Any]], paths: list[Mapping[str, Any]]
+) -> DraftAnswer:
+    """Yes, citing the hop that states the asked relation between the two names (and each
+    further object asked about); else no source states it."""
+    say = plan.phrases
+    a, b = (plan.other, plan.focus) if plan.passive else (plan.focus, plan.other)
+    hops = [
+        h for p in supported for h in p["hops"] if a and b and between(h, plan.predicates, a, b)
+    ]
+    if not hops:
+        return DraftAnswer(say.no_source)
+    h = {**hops[0], "corroborated": True}
+    also = []
+    for more in plan.also:  # "does X call A and B?": yes only if each is stated
+        found = [
+            g for p in supported for g in p["hops"] if a and between(g, plan.predicates, a, more)
+        ]
+        if not found:
+            return DraftAnswer(say.no_source)
+        also.append(found[0])
+    names = _names(paths, plan)
+    text = say.step_sep.join(f"{_hop_text(g, names, say)} {_cite(g)}" for g in (h, *also))
+    return DraftAnswer(
+        f"{say.yes}{text}", tuple(dict.fromkeys(i for g in (h, *also) for i in _cited(g)))
+    )
+
+
+def _lookup(
+    plan: Plan, supported: list[Mapping[str, Any]], paths: list[Mapping[str, Any]]
+) -> DraftAnswer:
+    """The entities at the asked end of the asked relation, of the asked kind, never the
+    focus itself nor what the question's condition takes away."""
+    say = plan.phrases
+    outward = plan.intent == "lookup_out"
+    found = [
+        (h, answer)
+        for p in supported
+        for h in p["hops"]
+        if (answer := answering(h, plan.predicates, plan.about, outward)) is not None
+        and answer not in plan.condition
+        and answer not in plan.about  # a part of the focus answers nothing about it
+    ]
+    if plan.kinds:
+        found = [(h, e) for h, e in found if e.split(":")[0] in plan.kinds]
+    names = _names(paths, plan)
+    return _listing([h for h, _ in found], lambda h: f"{_hop_text(h, names, say)} {_cite(h)}", say)
+
+
+def _path_order(path: Mapping[str, Any]) -> tuple[int, str, tuple[tuple[str, ...], ...]]:
+    """Shortest first, then by the entity reached, then by what the hops state."""
+    hops = tuple(
+        (str(h["source"]), str(h["rel_type"]), str(h["target"]), str(h.get("sentence_id") or ""))
+        for h in path["hops"]
+    )
+    return len(hops), str(path["nodes"][-1]), hops
+
+
 def _telemetry(path: Mapping[str, Any]) -> bool:
     return any(speaks_of_telemetry(str(h.get("quote") or "")) for h in path["hops"])
 
@@ -478,7 +497,9 @@ def _chains(
     names = _names(paths, plan)
     best: dict[str, list[Mapping[str, Any]]] = {}
     # shortest first; an impact prefers the hops that state the effect ("A affects B")
-    for path in sorted(supported, key=lambda p: len(p["hops"])):
+    # shortest first, then by what the path states: the same graph answers the same way
+    # whatever order its rows came in (a rebuild's node ids differ)
+    for path in sorted(supported, key=_path_order):
         kept = best.setdefault(path["nodes"][-1], [])
         if not kept or (plan.intent == "path" and len(kept) < MAX_CITED):
             kept.append(path)
