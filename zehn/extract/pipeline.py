@@ -215,11 +215,7 @@ def _build_graph(
     catalog_file = catalog_path or layout.catalog
     loading = CatalogLoad(catalog_file)  # a large one is parsed aside while documents go in
     target = graph_name(corpus, strategy.name)
-    staging = target + STAGING_SUFFIX
-    if client.graph_exists(staging):
-        client.delete_graph(staging)  # left by a build that died
-    if client.graph_exists(target):
-        client.copy_graph(target, staging)
+    staging = _fresh_staging(client, target)
     try:
         _begin(stage, "files")
         written: dict[str, SourceText] = {}  # what this build wrote, as it would be read back
@@ -245,19 +241,22 @@ def _build_graph(
     _begin(stage, "swap")
     client.replace_graph(staging, target)
     return BuildReport(
-        graph=target,
-        strategy=strategy.name,
-        ingest=ingest,
-        swapped=True,
-        extracted_documents=len(sources),
-        entities=entity_count,
-        mentions=done.mentions,
-        ambiguous_mentions=done.ambiguous,
-        edges_by_predicate=done.counts,
-        notes=done.notes,
-        extraction_s=done.seconds,
-        elapsed_s=time.perf_counter() - started,
-    )
+        graph=target, strategy=strategy.name, ingest=ingest, swapped=True,
+        extracted_documents=len(sources), entities=entity_count, mentions=done.mentions,
+        ambiguous_mentions=done.ambiguous, edges_by_predicate=done.counts, notes=done.notes,
+        extraction_s=done.seconds, elapsed_s=time.perf_counter() - started,
+    )  # fmt: skip
+
+
+def _fresh_staging(client: GraphClient, target: str) -> str:
+    """The staging graph a build writes: a copy of the live graph (an incremental build keeps
+    what did not change), never one a build that died left behind."""
+    staging = target + STAGING_SUFFIX
+    if client.graph_exists(staging):
+        client.delete_graph(staging)  # left by a build that died
+    if client.graph_exists(target):
+        client.copy_graph(target, staging)
+    return staging
 
 
 def _to_read(
