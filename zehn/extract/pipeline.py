@@ -265,7 +265,7 @@ def _to_read(
     """Which documents to extract: all of them (``whole``, or another strategy version or
     catalog since the last build), else only those this ingest wrote (an incremental build);
     for a whole build the old extraction is cleared first."""
-    whole = whole or _meta(client, staging).get("fingerprint") != fingerprint
+    whole = whole or graph_meta(client, staging).get("fingerprint") != fingerprint
     if not whole:
         return False, list(ingest.written_ids)
     _clear_extraction(client, staging)  # what the graph holds is this build's
@@ -399,12 +399,14 @@ def graph_is_current(
     """Whether ``graph`` was built completely by this strategy's current version with this
     catalog: a graph an older reader built is not (it would be scored for a reader that is
     gone)."""
-    meta = _meta(client, graph)
+    meta = graph_meta(client, graph)
     fingerprint = _fingerprint(get_strategy(strategy_name), catalog_path)
     return bool(meta.get("complete")) and meta.get("fingerprint") == fingerprint
 
 
-def _meta(client: GraphClient, graph: str) -> dict[str, Any]:
+def graph_meta(client: GraphClient, graph: str) -> dict[str, Any]:
+    """What the last build recorded of ``graph`` (``Meta``: corpus, strategy, fingerprint,
+    source path, revision …); empty for a graph no build wrote."""
     rows = client.read(graph, "MATCH (m:Meta) RETURN m").rows
     return dict(rows[0][0]) if rows else {}
 

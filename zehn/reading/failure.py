@@ -5,6 +5,15 @@ the relations reader (a failure's stated consequence is an AFFECTS, ``relations.
 
 from __future__ import annotations
 
+import re
+
+
+def words_pattern(words: tuple[str, ...]) -> str:
+    """A regular-expression alternation of ``words`` (rows of this module's tables): longest
+    first, each escaped, any run of spaces inside one allowed to be any whitespace."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
+
+
 # a component failing, stopping or being taken away (any tense)
 FAILURE_WORDS: dict[str, tuple[str, ...]] = {
     "en": (

@@ -19,12 +19,12 @@ from typing import Any
 import yaml
 
 from zehn.evidence.grade import INSUFFICIENT, SUPPORTED
+from zehn.extract.pipeline import graph_meta
 from zehn.review.audit import LABEL_TITLES, AuditStore, read_items
 from zehn.review.audit import AuditError as AuditError
 from zehn.store.client import GraphClient
 
 RELATIONS_FILE = "relations.yaml"
-_META = "MATCH (m:Meta {id: 'graph'}) RETURN m.source_path, m.corpus"
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ def export_gold(
         )
     if not rows:
         raise AuditError(f"graph {graph} has no reviewed edge to export as gold")
-    meta = client.read(graph, _META).rows
-    source = Path(str(meta[0][0])) if meta and meta[0][0] else None
+    source_path = graph_meta(client, graph).get("source_path")
+    source = Path(str(source_path)) if source_path else None
     corpus = source.parent if source is not None and source.name == "sources" else source
     data = {
         "reviewed": graph,

@@ -27,6 +27,7 @@ import yaml
 from zehn.errors import PolicyError
 from zehn.evidence.grade import SUPPORTED, Grader, Negation, supersede
 from zehn.evidence.policy import Policy, load_policy
+from zehn.extract.pipeline import graph_meta
 from zehn.review.audit import AuditStore, read_items, read_negated
 from zehn.review.observatory import graph_entities
 from zehn.review.stats import wilson
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 WALK = "walk"
 KEEP_OFF = "keep off"
 TOO_FEW = "not enough audited edges"
-_REVISION = "MATCH (m:Meta {id: 'graph'}) RETURN m.revision"
 
 
 @dataclass(frozen=True)
@@ -126,11 +126,11 @@ def evaluate_policy(
                 _proposal(judged[p], low, policy),
             )
         )  # fmt: skip
-    revision = client.read(graph, _REVISION).rows
+    revision = graph_meta(client, graph).get("revision")
     return PolicyEvaluation(
         policy.name,
         graph,
-        str(revision[0][0]) if revision and revision[0][0] is not None else None,
+        None if revision is None else str(revision),
         datetime.now(UTC).date().isoformat(),
         policy.min_audited_precision,
         policy.min_audited_sample,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from zehn.reading.failure import FAILURE_WORDS
+from zehn.reading.failure import FAILURE_WORDS, words_pattern
 from zehn.reading.lang import ZH
 
 # A main clause that asks what a failure breaks ("What stops working?", "还能打开吗"); one that
@@ -36,22 +36,17 @@ EFFECT_WORDS: dict[str, tuple[str, ...]] = {
 CONSEQUENCE_ZH = EFFECT_WORDS["zh"]
 
 
-def _alternation(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
-
-
-_FAILURE_EN = re.compile(rf"\b(?:{_alternation(FAILURE_WORDS['en'])})\b", re.IGNORECASE)
-FAILURE_EN = re.compile(_alternation(FAILURE_WORDS["en"]), re.IGNORECASE)  # inside \b…\b
-_FAILURE_ZH = re.compile(_alternation(FAILURE_WORDS["zh"]), re.IGNORECASE)
+_FAILURE_EN = re.compile(rf"\b(?:{words_pattern(FAILURE_WORDS['en'])})\b", re.IGNORECASE)
+FAILURE_EN = re.compile(words_pattern(FAILURE_WORDS["en"]), re.IGNORECASE)  # inside \b…\b
+FAILURE_ZH = re.compile(words_pattern(FAILURE_WORDS["zh"]), re.IGNORECASE)
 # the scene: one statement before the question sentence (no question mark in it)
 _SCENE_EN = re.compile(r"^\s*([^?.!]{3,200}?)[.!]\s+(\S[^.!]*\?)\s*$", re.DOTALL)
 _ALREADY_A_CONDITION = re.compile(r"^\s*(?:if|when|while|once|suppose|assuming|after)\b", re.I)
 # a Chinese scene ends with 了 (or 的话, read as it is) before the question's comma
 _SCENE_ZH = re.compile(r"^([^，,。？?]{1,60}?)了\s*[，,。]\s*(\S.*)$", re.DOTALL)
-FAILURE_ZH = _FAILURE_ZH
 _EFFECT = {
-    "en": re.compile(rf"\b(?:{_alternation(EFFECT_WORDS['en'])})\b", re.IGNORECASE),
-    "zh": re.compile(_alternation(EFFECT_WORDS["zh"])),
+    "en": re.compile(rf"\b(?:{words_pattern(EFFECT_WORDS['en'])})\b", re.IGNORECASE),
+    "zh": re.compile(words_pattern(EFFECT_WORDS["zh"])),
 }
 
 
@@ -60,7 +55,7 @@ def as_condition(text: str, language: str) -> str:
     unchanged when it has none."""
     if language == ZH:
         scene = _SCENE_ZH.match(text)
-        if scene and _FAILURE_ZH.search(scene.group(1)) and _EFFECT["zh"].search(scene.group(2)):
+        if scene and FAILURE_ZH.search(scene.group(1)) and _EFFECT["zh"].search(scene.group(2)):
             return f"{scene.group(1)}后，{scene.group(2)}"  # "X 宕机了，谁…" -> "X 宕机后，谁…"
         return text
     scene = _SCENE_EN.match(text)

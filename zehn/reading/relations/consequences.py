@@ -18,28 +18,25 @@ import re
 from collections.abc import Sequence
 
 from zehn.corpus.model import Sentence
-from zehn.reading.failure import CONSEQUENCE_WORDS, OUTAGE_WORDS
+from zehn.reading.failure import CONSEQUENCE_WORDS, OUTAGE_WORDS, words_pattern
 from zehn.reading.model import Edge
 from zehn.reading.relations.phrases import Local
+from zehn.reading.scripts import has_cjk
 from zehn.reading.vocabulary import Predicate
 
 __all__ = ["consequence_edges"]
-
-
-def _rows(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
 
 
 _OPENER_EN = re.compile(r"^\s*(?P<opener>if|when|whenever|once|in\s+case|without)\b", re.IGNORECASE)
 _OPENER_ZH = re.compile(r"^\s*(?:如果|若|当|一旦|假如)?")
 _CLOSER_ZH = re.compile(r"(?:时|后|之后|以后|的话)?\s*[，,]")
 _OUTAGE = {
-    "en": re.compile(rf"\b(?:{_rows(OUTAGE_WORDS['en'])})\b(?!\s+to\b)", re.IGNORECASE),
-    "zh": re.compile(_rows(OUTAGE_WORDS["zh"])),
+    "en": re.compile(rf"\b(?:{words_pattern(OUTAGE_WORDS['en'])})\b(?!\s+to\b)", re.IGNORECASE),
+    "zh": re.compile(words_pattern(OUTAGE_WORDS["zh"])),
 }
 _CONSEQUENCE = {
-    "en": re.compile(rf"\b(?:{_rows(CONSEQUENCE_WORDS['en'])})(?![\w'])", re.IGNORECASE),
-    "zh": re.compile(_rows(CONSEQUENCE_WORDS["zh"])),
+    "en": re.compile(rf"\b(?:{words_pattern(CONSEQUENCE_WORDS['en'])})(?![\w'])", re.IGNORECASE),
+    "zh": re.compile(words_pattern(CONSEQUENCE_WORDS["zh"])),
 }
 _HEDGE = re.compile(r"\b(?:may|might|could|possibly)\b|可能|也许", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,，]")
@@ -49,8 +46,7 @@ _MAX_GAP = 40  # characters between the failing name and its outage word ("X is 
 def consequence_edges(sentence: Sentence, local: Sequence[Local], strategy: str) -> list[Edge]:
     """X AFFECTS Y for "If X is down, Y cannot …" and its Chinese forms."""
     text = sentence.text
-    zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
-    language = "zh" if zh else "en"
+    language = "zh" if has_cjk(text) else "en"
     clause = _condition(text, language)
     if clause is None:
         return []
